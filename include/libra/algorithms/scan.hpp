@@ -1,0 +1,45 @@
+#pragma once
+// Exclusive scans that turn per-item counts into offsets, with overflow detected.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/core/checked.hpp"
+
+namespace libra::impl {
+
+// offsets(i) = counts(0) + ... + counts(i-1) for i in [0, n]; offsets has n + 1
+// entries. The sum is carried in 64 bits; a total that does not fit the offset
+// type throws OverflowError naming `what` (the partial offsets are then garbage).
+template <class Exec, class CountView, class OffsetView>
+std::uint64_t exclusive_scan(const Exec& exec, const char* label, const CountView& counts,
+                             const OffsetView& offsets, const char* what) {
+  using offset_t = typename OffsetView::non_const_value_type;
+  const std::size_t n = counts.extent(0);
+  std::uint64_t total = 0;
+  if (n == 0) {
+    Kokkos::deep_copy(exec, Kokkos::subview(offsets, 0), offset_t(0));
+    return 0;
+  }
+  Kokkos::parallel_scan(
+      label, Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum, const bool final) {
+        if (final) offsets(i) = static_cast<offset_t>(sum);
+        sum += static_cast<std::uint64_t>(counts(i));
+        if (final && i + 1 == n) offsets(n) = static_cast<offset_t>(sum);
+      },
+      total);
+  checked_cast<offset_t>(total, what);
+  return total;
+}
+
+// The last entry of an offsets view, read back to the host.
+template <class Exec, class OffsetView>
+auto last_entry(const Exec& exec, const OffsetView& offsets) {
+  typename OffsetView::non_const_value_type v{};
+  Kokkos::View<typename OffsetView::non_const_value_type, Kokkos::HostSpace> h(&v);
+  Kokkos::deep_copy(exec, h, Kokkos::subview(offsets, offsets.extent(0) - 1));
+  exec.fence();
+  return v;
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,59 @@
+#pragma once
+// Small facts about execution spaces that kernels size themselves by.
+#include <Kokkos_Core.hpp>
+#include <type_traits>
+
+namespace libra {
+
+// True when the space's memory is directly usable from the host (Serial, OpenMP).
+template <class ExecOrDevice>
+inline constexpr bool runs_on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                               typename ExecOrDevice::memory_space>::accessible;
+
+// Asserted by every entry point that takes an execution space and views.
+template <class Exec, class Device>
+inline constexpr bool can_access =
+    Kokkos::SpaceAccessibility<Exec, typename Device::memory_space>::accessible;
+
+namespace impl {
+
+// Threads per team for the simple team kernels: one thread on the host (a team
+// there is one core), one block of `gpu_threads` on a GPU.
+template <class Exec>
+constexpr int team_threads(int gpu_threads = 256) {
+  return runs_on_host<Exec> ? 1 : gpu_threads;
+}
+
+// Vector lanes per thread for kernels that use ThreadVectorRange on a GPU.
+template <class Exec>
+constexpr int vector_lanes(int gpu_lanes = 32) {
+  return runs_on_host<Exec> ? 1 : gpu_lanes;
+}
+
+// Portable 64-bit population count for kernels.
+KOKKOS_INLINE_FUNCTION int popcount64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#elif defined(__GNUC__) || defined(__clang__)
+  return __builtin_popcountll(x);
+#else
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+// Number of bits needed to represent `max_value` (0 for 0).
+KOKKOS_INLINE_FUNCTION int bit_width(std::uint64_t max_value) {
+  int bits = 0;
+  while (max_value) {
+    ++bits;
+    max_value >>= 1;
+  }
+  return bits;
+}
+
+}  // namespace impl
+}  // namespace libra

@@ -1,0 +1,48 @@
+#pragma once
+// The reference oracle: plain sequential host code, deliberately independent of
+// Libra's formats and kernels, that every device result is compared with.
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+namespace libra::ref {
+
+// CSR on the host with sorted, unique column indices in each row.
+struct Matrix {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<std::int64_t> ptr{0};
+  std::vector<std::int64_t> col;
+  std::vector<double> val;
+  std::int64_t nnz() const { return static_cast<std::int64_t>(col.size()); }
+};
+
+using Triplet = std::tuple<std::int64_t, std::int64_t, double>;
+
+// Sorts the triplets by (row, column) and sums duplicates (in input order).
+Matrix from_triplets(std::int64_t rows, std::int64_t cols, std::vector<Triplet> entries);
+std::vector<Triplet> to_triplets(const Matrix& A);
+
+Matrix transpose(const Matrix& A);
+
+// C = A * B by Gustavson's row-by-row method with a dense accumulator. When
+// `row_scale` is given it receives, for each row of C, the largest |a_ik * b_kj|
+// that contributed to it (the scale that floating-point errors are relative to).
+Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale = nullptr);
+
+// Number of scalar products a_ik * b_kj in A * B.
+std::uint64_t spgemm_products(const Matrix& A, const Matrix& B);
+
+std::vector<double> spmv(const Matrix& A, const std::vector<double>& x);
+
+// Column-major dense helpers.
+std::vector<double> to_dense(const Matrix& A);
+std::vector<double> gemm(std::int64_t m, std::int64_t k, std::int64_t n,
+                         const std::vector<double>& a, const std::vector<double>& b);
+
+// A random matrix with about `per_row` entries per row (duplicates summed),
+// values in [-1, 1), some rows left empty; for tests that need no file.
+Matrix random(std::int64_t rows, std::int64_t cols, double per_row, std::uint64_t seed,
+              double empty_row_fraction = 0.1);
+
+}  // namespace libra::ref
