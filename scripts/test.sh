@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds everything (host variant: OpenMP + Serial) and runs every test.
+# This is the README's test command; .ci/run calls it. A second run reuses the
+# bootstrapped Kokkos and the build in build/host.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${LIBRA_BUILD_DIR:-$root/build/host}
+jobs=${LIBRA_JOBS:-$(nproc)}
+
+"$root/scripts/install-system-deps.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" -j "$jobs"
+export OMP_PROC_BIND=spread OMP_PLACES=threads
+ctest --test-dir "$build" --output-on-failure -j "$jobs"
