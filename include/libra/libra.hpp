@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header: everything in Libra's public API.
+#include "libra/analysis/matrix_stats.hpp"
 #include "libra/core/error.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/format/coo.hpp"
@@ -9,4 +10,10 @@
 #include "libra/format/ell.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/format/mirror.hpp"
+#include "libra/generate/banded.hpp"
+#include "libra/generate/diagonals.hpp"
+#include "libra/generate/rmat.hpp"
+#include "libra/generate/uniform.hpp"
+#include "libra/io/read.hpp"
+#include "libra/io/write.hpp"
 #include "libra/version.hpp"

@@ -46,13 +46,15 @@ Matrix transpose(const Matrix& A) {
   return from_triplets(A.cols, A.rows, std::move(t));
 }
 
-Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale) {
+Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale,
+              std::vector<double>* row_terms) {
   if (A.cols != B.rows) throw std::invalid_argument("spgemm: inner dimensions differ");
   Matrix C;
   C.rows = A.rows;
   C.cols = B.cols;
   C.ptr.assign(static_cast<std::size_t>(A.rows) + 1, 0);
   if (row_scale) row_scale->assign(static_cast<std::size_t>(A.rows), 0.0);
+  if (row_terms) row_terms->assign(static_cast<std::size_t>(A.rows), 0.0);
   std::vector<double> acc(static_cast<std::size_t>(B.cols), 0.0);
   std::vector<char> used(static_cast<std::size_t>(B.cols), 0);
   std::vector<std::int64_t> touched;
@@ -65,6 +67,7 @@ Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale) 
         const std::int64_t j = B.col[q];
         const double prod = A.val[p] * B.val[q];
         scale = std::max(scale, std::fabs(prod));
+        if (row_terms) (*row_terms)[i] += 1;
         if (!used[j]) {
           used[j] = 1;
           touched.push_back(j);

@@ -27,8 +27,10 @@ Matrix transpose(const Matrix& A);
 
 // C = A * B by Gustavson's row-by-row method with a dense accumulator. When
 // `row_scale` is given it receives, for each row of C, the largest |a_ik * b_kj|
-// that contributed to it (the scale that floating-point errors are relative to).
-Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale = nullptr);
+// that contributed to it (the scale that floating-point errors are relative to),
+// and `row_terms` the number of products summed into that row.
+Matrix spgemm(const Matrix& A, const Matrix& B, std::vector<double>* row_scale = nullptr,
+              std::vector<double>* row_terms = nullptr);
 
 // Number of scalar products a_ik * b_kj in A * B.
 std::uint64_t spgemm_products(const Matrix& A, const Matrix& B);

@@ -31,9 +31,12 @@ void check_space() {
 
 // ---- CSR <-> CSC (a transpose of the storage order) ---------------------------
 
+namespace impl {
+// CSR -> CSC that also returns, for every CSC entry, the CSR position it came from.
 template <class Exec, class S, class O, class Off, class D>
-Csc<S, O, Off, D> to_csc(const Exec& exec, const Csr<S, O, Off, D>& A) {
-  impl::check_space<Exec, D>();
+Csc<S, O, Off, D> to_csc_with_source(const Exec& exec, const Csr<S, O, Off, D>& A,
+                                     Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source) {
+  check_space<Exec, D>();
   using Out = Csc<S, O, Off, D>;
   typename Out::col_map_non_const_type col_map(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::col_map"),
@@ -42,11 +45,18 @@ Csc<S, O, Off, D> to_csc(const Exec& exec, const Csr<S, O, Off, D>& A) {
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::row_idx"), A.nnz());
   typename Out::values_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::values"), A.nnz());
-  Kokkos::View<Off*, typename Out::device_type> source(
+  source = Kokkos::View<Off*, typename Out::device_type>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::source"), A.nnz());
-  impl::transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values,
-                             col_map, row_idx, values, source);
+  transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values, col_map,
+                       row_idx, values, source);
   return Out(A.num_rows, A.num_cols, col_map, row_idx, values);
+}
+}  // namespace impl
+
+template <class Exec, class S, class O, class Off, class D>
+Csc<S, O, Off, D> to_csc(const Exec& exec, const Csr<S, O, Off, D>& A) {
+  Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type> source;
+  return impl::to_csc_with_source(exec, A, source);
 }
 
 template <class Exec, class S, class O, class Off, class D>

@@ -1,0 +1,36 @@
+#pragma once
+// The typed per-call handle of the SpGEMM symbolic/numeric split. A caller whose
+// A and B keep their patterns and change only values runs spgemm_symbolic once
+// and spgemm_numeric as often as the values change, as with Kokkos Kernels.
+#include "libra/format/csr.hpp"
+#include "libra/spgemm/impl/outer_plan.hpp"
+#include "libra/spgemm/options.hpp"
+
+namespace libra {
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+class SpgemmHandle {
+ public:
+  using matrix_type = Csr<Scalar, Ordinal, Offset, Device>;
+  using plan_type = impl::OuterPlan<Scalar, Ordinal, Offset, Device>;
+
+  explicit SpgemmHandle(const SpgemmOptions& options = {}) : options_(options) {}
+
+  const SpgemmOptions& options() const noexcept { return options_; }
+  // Statistics of the last symbolic + numeric calls.
+  const SpgemmStats& stats() const noexcept { return stats_; }
+  bool has_pattern() const noexcept { return has_pattern_; }
+
+  // Internal state, for Libra's own entry points only.
+  plan_type& impl_plan() noexcept { return plan_; }
+  SpgemmStats& impl_stats() noexcept { return stats_; }
+  void impl_set_pattern(bool done) noexcept { has_pattern_ = done; }
+
+ private:
+  SpgemmOptions options_;
+  SpgemmStats stats_;
+  bool has_pattern_ = false;
+  plan_type plan_;
+};
+
+}  // namespace libra

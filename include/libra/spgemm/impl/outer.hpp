@@ -1,0 +1,212 @@
+#pragma once
+// lbGEMM (outer-product SpGEMM balanced by a heaviest-first workload table):
+// the symbolic phase finds C's pattern, the numeric phase its values, both in
+// chunks of the workload table whose products fit the memory budget.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "libra/algorithms/scan.hpp"
+#include "libra/core/checked.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/spgemm/impl/outer_expand.hpp"
+#include "libra/spgemm/impl/outer_plan.hpp"
+#include "libra/spgemm/impl/outer_shape.hpp"
+#include "libra/spgemm/impl/pattern_union.hpp"
+#include "libra/spgemm/impl/row_bins.hpp"
+#include "libra/spgemm/impl/row_compress.hpp"
+#include "libra/spgemm/impl/workload_table.hpp"
+#include "libra/util/memory_budget.hpp"
+
+namespace libra::impl {
+
+// Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =
+// offset(A.row_map(i)), where row i's products start. Returns the chunk's products.
+template <class Exec, class Plan, class RowMap>
+std::uint64_t chunk_offsets(const Exec& exec, const Plan& plan, std::size_t chunk,
+                            const RowMap& a_row_map, const RowMap& b_row_map) {
+  const std::size_t item_begin = plan.chunk_cuts[chunk];
+  const std::size_t item_end = plan.chunk_cuts[chunk + 1];
+  chunk_weights(exec, plan.wlt, item_begin, item_end, plan.csc_to_csr, b_row_map, plan.weight);
+  const std::uint64_t total = exclusive_scan(exec, "libra::spgemm::outer::offsets",
+                                             plan.weight, plan.offset, "products");
+  const auto offset = plan.offset;
+  const auto row_begin = plan.row_begin;
+  Kokkos::parallel_for(
+      "libra::spgemm::outer::row_begin", Kokkos::RangePolicy<Exec>(exec, 0, row_begin.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { row_begin(i) = offset(a_row_map(i)); });
+  return total;
+}
+
+template <bool WithValues, class Exec, class Plan, class Csr>
+void expand_chunk(const Exec& exec, const Plan& plan, std::size_t chunk, const Csr& B,
+                  typename Plan::cols_view out_col, typename Plan::vals_view out_val) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  using Functor = OuterExpand<Exec, S, O, Off, WithValues>;
+  const std::size_t item_begin = plan.chunk_cuts[chunk];
+  const std::size_t items = plan.chunk_cuts[chunk + 1] - item_begin;
+  if (items == 0) return;
+  const auto& shape = plan.shape;
+  Functor f{plan.wlt.a_begin, plan.wlt.a_end, plan.wlt.k,    item_begin,
+            plan.a_csc.row_idx, plan.a_csc.values, plan.csc_to_csr, B.row_map,
+            B.col_idx,          B.values,          plan.offset,     out_col,
+            out_val,            shape.piece};
+  Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(items), shape.expand_threads,
+                                  shape.expand_lanes);
+  Kokkos::parallel_for(WithValues ? "libra::spgemm::outer::expand_values"
+                                  : "libra::spgemm::outer::expand_pattern",
+                       policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(shape.piece))),
+                       f);
+}
+
+// Symbolic: C's pattern, chunk by chunk.
+template <class Exec, class Plan, class Csr>
+void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, SpgemmStats& st) {
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  using mem = typename Exec::memory_space;
+  const auto& shape = plan.shape;
+  Kokkos::Timer timer;
+  for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
+    timer.reset();
+    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
+    typename Plan::cols_view cols(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::cols"), products);
+    expand_chunk<false>(exec, plan, chunk, B, cols, {});
+    exec.fence();
+    st.seconds_expand += timer.seconds();
+    timer.reset();
+
+    const RowsOfProducts<Exec, O> rows_of{plan.row_begin, cols};
+    const auto row_begin = plan.row_begin;
+    const auto bins = bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
+      return shape.bin_of(row_begin(i + 1) - row_begin(i));
+    });
+    Kokkos::View<std::uint64_t*, mem> unique("libra::spgemm::outer::unique",
+                                              static_cast<std::size_t>(A.num_rows));
+    for (int b = 1; b < shape.big_bin; ++b) {
+      if (bins.size(b) == 0) continue;
+      const int cap = next_pow2(shape.bin_limit[b]);
+      using F = UniqueInScratch<Exec, O>;
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)), shape.bin_threads[b]);
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::unique_scratch",
+          policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(cap))),
+          F{rows_of, bins.rows, bins.begin[b], unique, cap, plan.pad});
+    }
+    if (const std::size_t big = bins.size(shape.big_bin)) {
+      const std::size_t slots = std::min(big, plan.bitmap.extent(0));
+      using F = UniqueInBitmap<Exec, O>;
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots),
+                                      shape.bin_threads[shape.big_bin]);
+      Kokkos::parallel_for("libra::spgemm::outer::unique_bitmap",
+                           policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+                           F{rows_of, bins.rows, bins.begin[shape.big_bin], big, unique,
+                             plan.bitmap});
+    }
+    // The chunk's pattern: distinct columns gathered from the start of each segment.
+    Pattern<O, Off, mem> part;
+    part.row_map = Kokkos::View<Off*, mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::row_map"),
+        static_cast<std::size_t>(A.num_rows) + 1);
+    const std::uint64_t nnz =
+        exclusive_scan(exec, "libra::spgemm::outer::scan_unique", unique, part.row_map, "nnz(C)");
+    part.col = Kokkos::View<O*, mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::col"), nnz);
+    const auto rm = part.row_map;
+    const auto out = part.col;
+    const O num_rows = A.num_rows;
+    Kokkos::parallel_for(
+        "libra::spgemm::outer::gather_pattern", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
+        KOKKOS_LAMBDA(const std::size_t e) {
+          const O r = owner_of(rm, num_rows, e);
+          out(e) = cols(row_begin(r) + (e - static_cast<std::uint64_t>(rm(r))));
+        });
+    exec.fence();
+    st.seconds_compress += timer.seconds();
+    timer.reset();
+    if (chunk == 0) {
+      plan.c = part;
+    } else {
+      plan.c = pattern_union(exec, A.num_rows, plan.c, part);
+      exec.fence();
+      st.seconds_merge += timer.seconds();
+    }
+  }
+  if (plan.chunk_cuts.size() < 2) {  // nothing to multiply: an empty pattern
+    plan.c.row_map = Kokkos::View<Off*, mem>("libra::spgemm::outer::row_map",
+                                             static_cast<std::size_t>(A.num_rows) + 1);
+    plan.c.col = Kokkos::View<O*, mem>("libra::spgemm::outer::col", 0);
+  }
+}
+
+// Numeric: C's values on the known pattern, chunk by chunk.
+template <class Exec, class Plan, class Csr>
+void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                   typename Csr::values_type c_val, SpgemmStats& st) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  const auto& shape = plan.shape;
+  Kokkos::Timer timer;
+  // A's current values in CSC order (only the values may have changed).
+  const auto a_val = plan.a_csc.values;
+  const auto src = plan.csc_to_csr;
+  const auto values = A.values;
+  Kokkos::parallel_for(
+      "libra::spgemm::outer::refresh_a", Kokkos::RangePolicy<Exec>(exec, 0, a_val.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t c) { a_val(c) = values(src(c)); });
+  Kokkos::deep_copy(exec, c_val, S(0));
+  const auto c_map = plan.c.row_map;
+  const auto c_col = plan.c.col;
+  for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
+    timer.reset();
+    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
+    typename Plan::cols_view cols(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::cols"), products);
+    typename Plan::vals_view vals(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::vals"), products);
+    expand_chunk<true>(exec, plan, chunk, B, cols, vals);
+    exec.fence();
+    st.seconds_expand += timer.seconds();
+    timer.reset();
+
+    const RowsOfProducts<Exec, O> rows_of{plan.row_begin, cols};
+    const auto row_begin = plan.row_begin;
+    const int capacity = shape.accumulate_capacity;
+    // A bin's scratch must hold the row of C, which may be longer than the row's
+    // products in this chunk; rows of C too long for scratch go to the last bin.
+    const auto bins = bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
+      const std::uint64_t n = row_begin(i + 1) - row_begin(i);
+      if (n == 0) return 0;
+      const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
+      if (len > static_cast<std::uint64_t>(capacity)) return shape.big_bin;
+      const int b = shape.bin_of(n > len ? n : len);
+      return b == shape.big_bin ? shape.big_bin - 1 : b;
+    });
+    for (int b = 1; b < shape.big_bin; ++b) {
+      if (bins.size(b) == 0) continue;
+      const int cap = b + 1 < shape.big_bin ? std::min(shape.bin_limit[b], capacity) : capacity;
+      using F = AccumulateInScratch<Exec, S, O, Off>;
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)), shape.bin_threads[b]);
+      Kokkos::parallel_for("libra::spgemm::outer::accumulate_scratch",
+                           policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(cap))),
+                           F{rows_of, vals, bins.rows, bins.begin[b], c_map, c_col, c_val, cap});
+    }
+    if (const std::size_t big = bins.size(shape.big_bin)) {
+      using F = AccumulateInPlace<Exec, S, O, Off>;
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),
+                                      shape.bin_threads[shape.big_bin]);
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::accumulate_global", policy,
+          F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], c_map, c_col, c_val});
+    }
+    exec.fence();
+    st.seconds_compress += timer.seconds();
+  }
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,53 @@
+#pragma once
+// Dynamic binning of rows by how much work they carry, so each bin is processed
+// by a kernel whose team size and scratch fit its rows (rows of 10 products and
+// rows of 5,000 products should not share a launch configuration).
+#include <Kokkos_Core.hpp>
+#include <array>
+#include <cstdint>
+
+#include "libra/algorithms/radix_sort.hpp"
+#include "libra/format/impl/compressed.hpp"
+
+namespace libra::impl {
+
+inline constexpr int max_bins = 8;
+
+// Rows grouped by bin: rows(bin_begin[b] .. bin_begin[b+1]) are the rows of bin b.
+template <class MemSpace>
+struct RowBins {
+  Kokkos::View<std::uint32_t*, MemSpace> rows;
+  std::array<std::size_t, max_bins + 1> begin{};
+  std::size_t size(int bin) const { return begin[bin + 1] - begin[bin]; }
+};
+
+// bin_of(i) returns the bin of row i in [0, max_bins). One radix pass groups the
+// rows (stably, so rows stay in order within a bin) and one small copy tells the
+// host how many rows each bin has.
+template <class Exec, class BinOf>
+RowBins<typename Exec::memory_space> bin_rows(const Exec& exec, std::int64_t num_rows,
+                                              const BinOf& bin_of) {
+  using mem = typename Exec::memory_space;
+  RowBins<mem> bins;
+  const std::size_t n = static_cast<std::size_t>(num_rows);
+  Kokkos::View<std::uint32_t*, mem> keys(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::keys"), n);
+  bins.rows = Kokkos::View<std::uint32_t*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::rows"), n);
+  const auto rows = bins.rows;
+  Kokkos::parallel_for(
+      "libra::bins::classify", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i) {
+        keys(i) = static_cast<std::uint32_t>(bin_of(static_cast<std::int64_t>(i)));
+        rows(i) = static_cast<std::uint32_t>(i);
+      });
+  radix_sort_pairs(exec, keys, rows, 3);
+  Kokkos::View<std::uint64_t*, mem> begin(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::begin"), max_bins + 1);
+  offsets_from_sorted(exec, keys, begin);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), begin);
+  for (int b = 0; b <= max_bins; ++b) bins.begin[b] = static_cast<std::size_t>(h(b));
+  return bins;
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,128 @@
+#pragma once
+// Sparse matrix-matrix product C = A * B, on A's device.
+//
+//   auto C = libra::spgemm(exec, A, B);                       // one call
+//   libra::SpgemmHandle<double, int, int, Device> h;          // or: pattern once,
+//   libra::spgemm_symbolic(exec, h, A, B, C);                 //     values often
+//   libra::spgemm_numeric(exec, h, A, B, C);
+//
+// Overloads take and return KokkosSparse::CrsMatrix, so a Trilinos user swaps
+// one call. The algorithm is chosen in SpgemmOptions (today: `outer`, lbGEMM).
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "libra/core/checked.hpp"
+#include "libra/core/error.hpp"
+#include "libra/core/spaces.hpp"
+#include "libra/format/csr.hpp"
+#include "libra/format/kokkos_interop.hpp"
+#include "libra/spgemm/handle.hpp"
+#include "libra/spgemm/impl/outer.hpp"
+#include "libra/spgemm/options.hpp"
+
+namespace libra {
+
+namespace impl {
+template <class Exec, class S, class O, class Off, class D>
+void check_spgemm_operands(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B) {
+  static_assert(Kokkos::is_execution_space<Exec>::value,
+                "the first argument must be a Kokkos execution space");
+  static_assert(can_access<Exec, D>, "the execution space cannot access the matrices");
+  if (A.num_cols != B.num_rows) {
+    throw ShapeError("spgemm: A is " + std::to_string(A.num_rows) + " x " +
+                     std::to_string(A.num_cols) + " but B is " + std::to_string(B.num_rows) +
+                     " x " + std::to_string(B.num_cols) + " (inner dimensions differ)");
+  }
+}
+}  // namespace impl
+
+// Finds C's pattern: C gets its row_map and sorted column indices, and values
+// sized for spgemm_numeric (not yet computed).
+template <class Exec, class S, class O, class Off, class D>
+void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
+                     const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                     Csr<S, O, Off, D>& C) {
+  impl::check_spgemm_operands<Exec>(A, B);
+  Kokkos::Profiling::pushRegion("libra::spgemm::symbolic");
+  Kokkos::Timer total;
+  auto& st = handle.impl_stats();
+  st = SpgemmStats{};
+  auto& plan = handle.impl_plan();
+  plan = typename SpgemmHandle<S, O, Off, D>::plan_type{};
+  impl::make_outer_plan(exec, plan, A, B, handle.options(), st);
+  exec.fence();
+  st.seconds_wlt = total.seconds();
+  impl::outer_symbolic(exec, plan, A, B, st);
+  const std::uint64_t nnz = static_cast<std::uint64_t>(plan.c.col.extent(0));
+  checked_cast<Off>(nnz, "nnz(C)");
+  st.nnz_c = nnz;
+  typename Csr<S, O, Off, D>::values_type values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+  C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, plan.c.row_map, plan.c.col, values);
+  handle.impl_set_pattern(true);
+  st.seconds_total = total.seconds();
+  Kokkos::Profiling::popRegion();
+}
+
+// Computes C's values on the pattern from spgemm_symbolic. A and B must have the
+// shapes and patterns they had then; only their values may differ.
+template <class Exec, class S, class O, class Off, class D>
+void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
+                    const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                    Csr<S, O, Off, D>& C) {
+  impl::check_spgemm_operands<Exec>(A, B);
+  auto& plan = handle.impl_plan();
+  if (!handle.has_pattern()) {
+    throw ArgumentError("spgemm_numeric: call spgemm_symbolic with this handle first");
+  }
+  if (A.num_rows != plan.num_rows || A.num_cols != plan.inner || B.num_cols != plan.num_cols ||
+      A.nnz() != plan.a_nnz || B.nnz() != plan.b_nnz) {
+    throw ShapeError("spgemm_numeric: A or B differ in shape or number of entries from the "
+                     "matrices given to spgemm_symbolic");
+  }
+  if (C.row_map.data() != plan.c.row_map.data() ||
+      C.values.extent(0) != plan.c.col.extent(0)) {
+    throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
+  }
+  Kokkos::Profiling::pushRegion("libra::spgemm::numeric");
+  Kokkos::Timer total;
+  auto& st = handle.impl_stats();
+  const double before = st.seconds_total;
+  impl::outer_numeric(exec, plan, A, B, C.values, st);
+  exec.fence();
+  st.seconds_total = before + total.seconds();
+  Kokkos::Profiling::popRegion();
+}
+
+// C = A * B in one call.
+template <class Exec, class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                         const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
+  SpgemmHandle<S, O, Off, D> handle(options);
+  Csr<S, O, Off, D> C;
+  spgemm_symbolic(exec, handle, A, B, C);
+  spgemm_numeric(exec, handle, A, B, C);
+  if (stats) *stats = handle.stats();
+  return C;
+}
+
+template <class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                         const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
+  return spgemm(typename D::execution_space(), A, B, options, stats);
+}
+
+// The same for KokkosSparse::CrsMatrix (a Tpetra local matrix passes straight in);
+// no copies on the way in or out.
+template <class Exec, class S, class O, class D, class Off>
+KokkosSparse::CrsMatrix<S, O, D, void, Off> spgemm(
+    const Exec& exec, const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B, const SpgemmOptions& options = {},
+    SpgemmStats* stats = nullptr) {
+  const auto C = spgemm(exec, from_kokkos(A), from_kokkos(B), options, stats);
+  return KokkosSparse::CrsMatrix<S, O, D, void, Off>("libra::spgemm::C", C.num_rows,
+                                                     C.num_cols, C.nnz(), C.values, C.row_map,
+                                                     C.col_idx);
+}
+
+}  // namespace libra

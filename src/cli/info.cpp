@@ -1,0 +1,147 @@
+// `libra info FILE`: what the file says about itself and the statistics of the
+// matrix it holds (libra::describe).
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common.hpp"
+#include "libra/analysis/matrix_stats.hpp"
+
+namespace libra::cli {
+
+namespace {
+
+struct InfoArgs {
+  std::string file;
+  bool json = false;
+  bool one_based = false;
+};
+
+const char* layout_name(const io::FileInfo& info) {
+  if (info.format == io::FileFormat::snap) return "SNAP edge list";
+  return info.dense_array ? "Matrix Market array" : "Matrix Market coordinate";
+}
+
+nlohmann::ordered_json degrees_json(const DegreeStats& d) {
+  return {{"min", d.min}, {"mean", d.mean}, {"max", d.max}};
+}
+
+template <class T>
+nlohmann::ordered_json or_null(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+void print_json(const io::FileInfo& info, const MatrixStats& s) {
+  nlohmann::ordered_json j;
+  j["format"] = format_name(info.format);
+  j["dense_array"] = info.dense_array;
+  j["field"] = field_name(info.field);
+  j["symmetry"] = symmetry_name(info.symmetry);
+  j["rows"] = s.rows;
+  j["cols"] = s.cols;
+  j["nnz"] = s.nnz;
+  j["stored_entries"] = info.stored_entries;
+  j["row_degree"] = degrees_json(s.row_degree);
+  j["col_degree"] = degrees_json(s.col_degree);
+  j["powerlaw_r"] = std::isnan(s.powerlaw_r) ? nlohmann::ordered_json(nullptr)
+                                             : nlohmann::ordered_json(s.powerlaw_r);
+  j["kl"] = s.kl;
+  j["ku"] = s.ku;
+  j["diagonals"] = s.diagonals;
+  j["product_kind"] = to_string(s.product_kind);
+  j["products_aa"] = or_null(s.products);
+  j["flops_aa"] = or_null(s.flops);
+  std::cout << j.dump(2) << '\n';
+}
+
+std::string count_or_overflow(const std::optional<std::uint64_t>& v) {
+  return v ? std::to_string(*v) : std::string("more than 2^64 - 1");
+}
+
+void print_text(const std::string& file, const io::FileInfo& info, const MatrixStats& s) {
+  const auto degrees = [](const DegreeStats& d) {
+    char line[128];
+    std::snprintf(line, sizeof line, "min %llu, mean %.4g, max %llu",
+                  static_cast<unsigned long long>(d.min), d.mean,
+                  static_cast<unsigned long long>(d.max));
+    return std::string(line);
+  };
+  char r[64];
+  if (std::isnan(s.powerlaw_r)) {
+    std::snprintf(r, sizeof r, "undefined (no column has an entry)");
+  } else {
+    std::snprintf(r, sizeof r, "%.4f", s.powerlaw_r);
+  }
+  const std::string kind = to_string(s.product_kind);
+  const auto row = [](const std::string& label, const auto& value) {
+    std::cout << std::left << std::setw(18) << label << value << '\n';
+  };
+  row("file", file);
+  row("format", layout_name(info));
+  row("field", field_name(info.field));
+  row("symmetry", symmetry_name(info.symmetry));
+  row("rows", s.rows);
+  row("cols", s.cols);
+  row("nnz", s.nnz);
+  row("stored entries", info.stored_entries);
+  row("row degree", degrees(s.row_degree));
+  row("column degree", degrees(s.col_degree));
+  row("power-law R", std::isnan(s.powerlaw_r)
+                         ? std::string(r)
+                         : std::string(r) + " (column degrees, discrete MLE, k_min = 1)");
+  row("bandwidth", "kl " + std::to_string(s.kl) + ", ku " + std::to_string(s.ku));
+  row("diagonals", std::to_string(s.diagonals) + " non-empty");
+  row(kind + " products", count_or_overflow(s.products));
+  row(kind + " flops", count_or_overflow(s.flops));
+}
+
+int run_info(const InfoArgs& args) {
+  return visit_matrix(args.file, read_options(args.one_based),
+                      [&](const auto& A, const auto& info) {
+                        MatrixStats stats;
+                        {
+                          Progress progress("analysing " + args.file);
+                          stats = describe(Space(), A);
+                        }
+                        if (args.json) {
+                          print_json(info, stats);
+                        } else {
+                          print_text(args.file, info, stats);
+                        }
+                        return static_cast<int>(exit_ok);
+                      });
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& parent) {
+  auto args = std::make_shared<InfoArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "info", "Print the shape, degrees, bandwidth, diagonals and A*A work of a matrix");
+  app->add_option("FILE", args->file, "Matrix Market file, or SNAP edge list")
+      ->required();
+  app->add_flag("--json", args->json, "Print one JSON object instead of text");
+  app->add_flag("--one-based", args->one_based,
+                "SNAP node ids start at 1 (Matrix Market is always 1-based)");
+  app->footer(
+      "nnz counts the entries of the whole matrix (symmetric halves expanded, "
+      "duplicates\n"
+      "summed); stored entries are the lines of the file. A SNAP edge list keeps its\n"
+      "node ids: rows = cols = largest id + 1.\n"
+      "kl = max(i - j), ku = max(j - i) over the entries, at least 0.\n"
+      "Products and flops (= 2 x products) are those of A*A, or of A*A^T when A is\n"
+      "not square.\n"
+      "R is the exponent of the column-degree distribution P(k) ~ k^-R, estimated by\n"
+      "the discrete maximum-likelihood approximation of Clauset, Shalizi & Newman\n"
+      "(2009, eq. 3.7) over the columns with k >= k_min = 1:\n"
+      "  R = 1 + n / sum ln(k_i / (k_min - 0.5)).");
+  return {app, [args] {
+            return run_info(*args);
+          }};
+}
+
+}  // namespace libra::cli

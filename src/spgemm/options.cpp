@@ -1,0 +1,23 @@
+#include "libra/spgemm/options.hpp"
+
+#include "libra/core/error.hpp"
+
+namespace libra {
+
+SpgemmAlgorithm parse_spgemm_algorithm(const std::string& name) {
+  if (name == "outer") return SpgemmAlgorithm::outer;
+  if (name == "auto" || name == "automatic") return SpgemmAlgorithm::automatic;
+  throw ArgumentError("unknown SpGEMM algorithm '" + name + "' (expected outer or auto)");
+}
+
+const char* to_string(SpgemmAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case SpgemmAlgorithm::outer:
+      return "outer";
+    case SpgemmAlgorithm::automatic:
+      return "auto";
+  }
+  return "?";
+}
+
+}  // namespace libra
