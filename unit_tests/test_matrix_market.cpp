@@ -351,7 +351,7 @@ TEST(MatrixMarket, ArrayFiles) {
 TEST(MatrixMarket, DenseRoundTripAndDensifiedCoordinates) {
   libra::test::TempDir dir;
   const auto values = awkward_values();
-  for (const auto [rows, cols] :
+  for (const auto& [rows, cols] :
        {std::pair<int, int>{0, 0}, {3, 0}, {7, 5}, {300, 200}}) {
     libra::Dense<double, Device> D("D", rows, cols);
     auto h = Kokkos::create_mirror_view(D);

@@ -1,6 +1,7 @@
 #pragma once
 // Umbrella header: everything in Libra's public API.
 #include "libra/analysis/matrix_stats.hpp"
+#include "libra/apps/simrank.hpp"
 #include "libra/core/error.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/format/coo.hpp"

@@ -295,6 +295,16 @@ class Convert(unittest.TestCase):
         self.assertEqual(got.entries, {(0, 1): 0.1 + 0.2, (2, 0): -3e-300,
                                        (1, 1): 1.0000000000000002})
 
+    def test_dimensions_beyond_int_take_64_bit_ordinals(self):
+        src = self.out("wide.mtx")
+        with open(src, "w") as f:
+            f.write("%%MatrixMarket matrix coordinate real general\n"
+                    "2 3000000000 2\n1 2999999999 1.5\n2 1 2\n")
+        self.convert(src, self.out("wide_out.mtx"))
+        got = read_matrix_market(self.out("wide_out.mtx"))
+        self.assertEqual((got.rows, got.cols), (2, 3000000000))
+        self.assertEqual(got.entries, {(0, 2999999998): 1.5, (1, 0): 2.0})
+
     def test_overwrites_an_existing_file(self):
         out = self.out("old.mtx")
         with open(out, "w") as f:

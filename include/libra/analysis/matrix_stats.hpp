@@ -79,7 +79,7 @@ MatrixStats describe(const Exec& exec, const Csr<S, O, Off, D>& A) {
   if (no_row_map && A.col_idx.extent(0) != 0) {
     throw ShapeError("describe: entries without a row_map");
   }
-  impl::RegionGuard region("libra::describe");
+  impl::RegionGuard region("libra::analysis::describe");
   const impl::RawStats raw =
       impl::describe_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx);
 

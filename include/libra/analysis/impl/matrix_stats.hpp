@@ -58,7 +58,7 @@ void row_degrees(const Exec& exec, const RowMap& row_map, std::int64_t rows,
                  RawStats& raw) {
   if (rows == 0) return;
   Kokkos::parallel_reduce(
-      "libra::describe::row_degrees", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      "libra::analysis::describe::row_degrees", Kokkos::RangePolicy<Exec>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i, std::uint64_t& lo, std::uint64_t& hi) {
         const std::uint64_t d = static_cast<std::uint64_t>(row_map(i + 1) - row_map(i));
         if (d < lo) lo = d;
@@ -80,7 +80,7 @@ void scan_entries(const Exec& exec, const RowMap& row_map, const ColIdx& col_idx
   const Ordinal n_rows = static_cast<Ordinal>(rows);
   std::int64_t below = 0, above = 0;
   Kokkos::parallel_reduce(
-      "libra::describe::entries", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
+      "libra::analysis::describe::entries", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
       KOKKOS_LAMBDA(const std::size_t p, std::int64_t& kl, std::int64_t& ku) {
         const std::int64_t i = owner_of(row_map, n_rows, p);
         const std::int64_t j = col_idx(p);
@@ -99,7 +99,8 @@ void column_degrees(const Exec& exec, const Counts& col_count, RawStats& raw) {
   const std::size_t cols = col_count.extent(0);
   if (cols == 0) return;
   Kokkos::parallel_reduce(
-      "libra::describe::column_degrees", Kokkos::RangePolicy<Exec>(exec, 0, cols),
+      "libra::analysis::describe::column_degrees",
+      Kokkos::RangePolicy<Exec>(exec, 0, cols),
       KOKKOS_LAMBDA(const std::size_t j, std::uint64_t& lo, std::uint64_t& hi,
                     std::uint64_t& nonempty, double& log_sum) {
         const std::uint64_t k = col_count(j);
@@ -118,7 +119,7 @@ void column_degrees(const Exec& exec, const Counts& col_count, RawStats& raw) {
 template <class Exec, class Flags>
 void count_diagonals(const Exec& exec, const Flags& diag_flag, RawStats& raw) {
   Kokkos::parallel_reduce(
-      "libra::describe::diagonals",
+      "libra::analysis::describe::diagonals",
       Kokkos::RangePolicy<Exec>(exec, 0, diag_flag.extent(0)),
       KOKKOS_LAMBDA(const std::size_t d, std::uint64_t& n) { n += diag_flag(d); },
       raw.diagonals);
@@ -132,7 +133,7 @@ void product_work(const Exec& exec, const RowMap& row_map, const Counts& col_cou
   const std::size_t n = col_count.extent(0);
   if (n == 0) return;
   Kokkos::parallel_reduce(
-      "libra::describe::products", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      "libra::analysis::describe::products", Kokkos::RangePolicy<Exec>(exec, 0, n),
       KOKKOS_LAMBDA(const std::size_t k, std::uint64_t& exact_mod, double& approx) {
         const std::uint64_t c = col_count(k);
         const std::uint64_t r =
@@ -151,10 +152,10 @@ RawStats describe_compressed(const Exec& exec, std::int64_t rows, std::int64_t c
   RawStats raw;
   row_degrees(exec, row_map, rows, raw);
   Kokkos::View<unsigned long long*, mem> col_count(
-      Kokkos::view_alloc(exec, "libra::describe::col_count"),
+      Kokkos::view_alloc(exec, "libra::analysis::describe::col_count"),
       static_cast<std::size_t>(cols));
   Kokkos::View<std::uint8_t*, mem> diag_flag(
-      Kokkos::view_alloc(exec, "libra::describe::diag_flag"),
+      Kokkos::view_alloc(exec, "libra::analysis::describe::diag_flag"),
       rows + cols > 0 ? static_cast<std::size_t>(rows + cols - 1) : 0);
   scan_entries(exec, row_map, col_idx, rows, col_count, diag_flag, raw);
   column_degrees(exec, col_count, raw);

@@ -1,0 +1,123 @@
+#pragma once
+// SimRank similarities of a graph's nodes, the lbGEMM paper's case study, built
+// on Libra's SpGEMM: with Wn the column-normalised adjacency matrix,
+//
+//   S_0 = I,   T = Wn^T * S_k,   S_{k+1} = c * T * Wn + (1 - c) * I,
+//
+// two sparse products per iteration (the paper's Eq. 6). After each iteration
+// entries with |value| < threshold are dropped so S stays sparse.
+//
+//   libra::SimrankOptions options;           // c = 0.8, 5 iterations, 1e-4
+//   auto result = libra::simrank(exec, W, options);
+//   result.similarity;                       // Csr on W's device
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "libra/apps/impl/simrank_kernels.hpp"
+#include "libra/core/error.hpp"
+#include "libra/core/spaces.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/format/csr.hpp"
+#include "libra/spgemm/options.hpp"
+#include "libra/spgemm/spgemm.hpp"
+
+namespace libra {
+
+struct SimrankOptions {
+  double decay = 0.8;       // c, in (0, 1)
+  int iterations = 5;       // >= 0; 0 returns the identity
+  double threshold = 1e-4;  // >= 0; 0 keeps every entry
+  SpgemmOptions spgemm;     // for both products of every iteration
+  // Called after each iteration with (iterations done, iterations asked for),
+  // e.g. to draw a progress bar.
+  std::function<void(int done, int total)> progress;
+};
+
+struct SimrankIterationStats {
+  std::uint64_t nnz = 0;       // entries of S after this iteration (after pruning)
+  std::uint64_t pruned = 0;    // entries dropped by the threshold
+  std::uint64_t products = 0;  // scalar products of both SpGEMMs
+  double seconds = 0;          // the whole iteration, device fenced
+  SpgemmStats left;            // T = Wn^T * S_k
+  SpgemmStats right;           // T * Wn
+};
+
+template <class Matrix>
+struct SimrankResult {
+  Matrix similarity;  // S after the last iteration, on W's device
+  std::vector<SimrankIterationStats> iterations;
+  double seconds = 0;  // everything, normalisation included
+};
+
+namespace impl {
+inline void check_simrank_options(const SimrankOptions& o) {
+  if (!(o.decay > 0 && o.decay < 1)) {
+    throw ArgumentError("simrank: decay must lie in (0, 1), got " +
+                        std::to_string(o.decay));
+  }
+  if (o.iterations < 0) {
+    throw ArgumentError("simrank: iterations must be >= 0, got " +
+                        std::to_string(o.iterations));
+  }
+  if (!(o.threshold >= 0) || std::isinf(o.threshold)) {
+    throw ArgumentError("simrank: threshold must be finite and >= 0, got " +
+                        std::to_string(o.threshold));
+  }
+}
+}  // namespace impl
+
+// SimRank of the graph whose adjacency matrix is W (W(i, j) != 0: an edge i -> j,
+// weighted by |W(i, j)|), computed on `exec`. W must be square (ShapeError);
+// bad options throw ArgumentError.
+template <class Exec, class S, class O, class Off, class D>
+SimrankResult<Csr<S, O, Off, D>> simrank(const Exec& exec, const Csr<S, O, Off, D>& W,
+                                         const SimrankOptions& options = {}) {
+  static_assert(Kokkos::is_execution_space<Exec>::value,
+                "the first argument must be a Kokkos execution space");
+  static_assert(can_access<Exec, D>, "the execution space cannot access the matrix");
+  if (W.num_rows != W.num_cols) {
+    throw ShapeError("simrank: the adjacency matrix must be square, got " +
+                     std::to_string(W.num_rows) + " x " + std::to_string(W.num_cols));
+  }
+  impl::check_simrank_options(options);
+  using M = Csr<S, O, Off, D>;
+  Kokkos::Profiling::pushRegion("libra::simrank");
+  Kokkos::Timer total;
+  SimrankResult<M> result;
+  M Wn, WnT;
+  impl::normalize_columns(exec, W, transpose(exec, W), Wn, WnT);
+  M Sk = impl::identity_csr<Exec, S, O, Off, D>(exec, W.num_rows);
+  const S c = static_cast<S>(options.decay);
+  const S one_minus_c = static_cast<S>(1 - options.decay);
+  const S threshold = static_cast<S>(options.threshold);
+  for (int k = 0; k < options.iterations; ++k) {
+    Kokkos::Timer timer;
+    SimrankIterationStats it;
+    const M T = spgemm(exec, WnT, Sk, options.spgemm, &it.left);
+    const M P = spgemm(exec, T, Wn, options.spgemm, &it.right);
+    Sk = impl::scale_add_identity_prune(exec, P, c, one_minus_c, threshold, it.pruned);
+    exec.fence();
+    it.seconds = timer.seconds();
+    it.nnz = static_cast<std::uint64_t>(Sk.nnz());
+    it.products = it.left.products + it.right.products;
+    result.iterations.push_back(it);
+    if (options.progress) options.progress(k + 1, options.iterations);
+  }
+  exec.fence();
+  result.similarity = Sk;
+  result.seconds = total.seconds();
+  Kokkos::Profiling::popRegion();
+  return result;
+}
+
+template <class S, class O, class Off, class D>
+SimrankResult<Csr<S, O, Off, D>> simrank(const Csr<S, O, Off, D>& W,
+                                         const SimrankOptions& options = {}) {
+  return simrank(typename D::execution_space(), W, options);
+}
+
+}  // namespace libra
