@@ -37,8 +37,10 @@ struct Options {
 Options take_options(int& argc, char** argv);
 
 // Defined once per benchmark executable (bench_spgemm.cpp, bench_convert.cpp):
-// registers its cases with Google Benchmark.
+// registers its cases with Google Benchmark, and frees the Kokkos views its cases
+// keep between calls (main calls it before Kokkos is finalized).
 void register_benchmarks(const Options& options);
+void release_benchmarks();
 
 // Manual time, median of repetitions, milliseconds: every Libra case.
 inline benchmark::internal::Benchmark* configure(benchmark::internal::Benchmark* b,
@@ -75,7 +77,9 @@ inline void add_gbytes(benchmark::State& state, double bytes) {
   add_rate(state, "GB/s", bytes * 1e-9);
 }
 // "nnz/s": entries processed per second.
-inline void add_nnz_rate(benchmark::State& state, double nnz) { add_rate(state, "nnz/s", nnz); }
+inline void add_nnz_rate(benchmark::State& state, double nnz) {
+  add_rate(state, "nnz/s", nnz);
+}
 // A plain value (nnz_C, peak_MB, chunks): the same in every repetition.
 inline void add_value(benchmark::State& state, const char* name, double value) {
   state.counters[name] = benchmark::Counter(value);

@@ -28,21 +28,24 @@ io::FileFormat output_format(const ConvertArgs& args) {
                                      : io::FileFormat::snap;
 }
 
+template <class CsrMatrix>
+int write(const ConvertArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
+  io::WriteOptions options;
+  options.pattern = info.field == io::Field::pattern;  // no values to keep
+  try {
+    Progress progress("writing " + args.out);
+    io::write_matrix(args.out, A, output_format(args), options);
+  } catch (const std::exception& e) {
+    // The writer removed its temporary: nothing is left behind.
+    throw Failure(exit_failure, e.what());
+  }
+  return exit_ok;
+}
+
 int run_convert(const ConvertArgs& args) {
-  const io::FileFormat format = output_format(args);
   return visit_matrix(
-      args.in, read_options(args.one_based), [&](const auto& A, const auto& info) {
-        io::WriteOptions options;
-        options.pattern = info.field == io::Field::pattern;  // no values to keep
-        try {
-          Progress progress("writing " + args.out);
-          io::write_matrix(args.out, A, format, options);
-        } catch (const std::exception& e) {
-          // The writer removed its temporary: nothing is left behind.
-          throw Failure(exit_failure, e.what());
-        }
-        return static_cast<int>(exit_ok);
-      });
+      args.in, read_options(args.one_based),
+      [&](const auto& A, const auto& info) { return write(args, A, info); });
 }
 
 }  // namespace

@@ -99,21 +99,25 @@ void print_text(const std::string& file, const io::FileInfo& info, const MatrixS
   row(kind + " flops", count_or_overflow(s.flops));
 }
 
+template <class CsrMatrix>
+int report(const InfoArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
+  MatrixStats stats;
+  {
+    Progress progress("analysing " + args.file);
+    stats = describe(Space(), A);
+  }
+  if (args.json) {
+    print_json(info, stats);
+  } else {
+    print_text(args.file, info, stats);
+  }
+  return exit_ok;
+}
+
 int run_info(const InfoArgs& args) {
-  return visit_matrix(args.file, read_options(args.one_based),
-                      [&](const auto& A, const auto& info) {
-                        MatrixStats stats;
-                        {
-                          Progress progress("analysing " + args.file);
-                          stats = describe(Space(), A);
-                        }
-                        if (args.json) {
-                          print_json(info, stats);
-                        } else {
-                          print_text(args.file, info, stats);
-                        }
-                        return static_cast<int>(exit_ok);
-                      });
+  return visit_matrix(
+      args.file, read_options(args.one_based),
+      [&](const auto& A, const auto& info) { return report(args, A, info); });
 }
 
 }  // namespace

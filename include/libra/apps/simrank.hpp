@@ -5,7 +5,8 @@
 //   S_0 = I,   T = Wn^T * S_k,   S_{k+1} = c * T * Wn + (1 - c) * I,
 //
 // two sparse products per iteration (the paper's Eq. 6). After each iteration
-// entries with |value| < threshold are dropped so S stays sparse.
+// entries with |value| < threshold are dropped so S stays sparse. S is
+// symmetric: W^T S W is whenever S is.
 //
 //   libra::SimrankOptions options;           // c = 0.8, 5 iterations, 1e-4
 //   auto result = libra::simrank(exec, W, options);
@@ -28,14 +29,24 @@
 namespace libra {
 
 struct SimrankOptions {
-  double decay = 0.8;       // c, in (0, 1)
-  int iterations = 5;       // >= 0; 0 returns the identity
-  double threshold = 1e-4;  // >= 0; 0 keeps every entry
-  SpgemmOptions spgemm;     // for both products of every iteration
+  double decay = 0.8;  // c, in (0, 1)
+  int iterations = 5;  // >= 0; 0 returns the identity
+  // >= 0; 0 keeps every entry. Values equal to the threshold up to a relative
+  // simrank_tie_tolerance are kept (see there).
+  double threshold = 1e-4;
+  SpgemmOptions spgemm;  // for both products of every iteration
   // Called after each iteration with (iterations done, iterations asked for),
   // e.g. to draw a progress bar.
   std::function<void(int done, int total)> progress;
 };
+
+// On a graph with 0/1 weights S's entries are sums of c^k / (product of
+// in-degrees), so values exactly equal to a round threshold such as 1e-4 are
+// common. Rounding would put S(i, j) just below it and S(j, i) just above, and
+// pruning only one of them breaks the symmetry by up to c * threshold (and makes
+// the result depend on each backend's summation order). So an entry is dropped
+// only when |value| < threshold * (1 - simrank_tie_tolerance).
+inline constexpr double simrank_tie_tolerance = 1e-6;
 
 struct SimrankIterationStats {
   std::uint64_t nnz = 0;       // entries of S after this iteration (after pruning)
@@ -93,13 +104,13 @@ SimrankResult<Csr<S, O, Off, D>> simrank(const Exec& exec, const Csr<S, O, Off, 
   M Sk = impl::identity_csr<Exec, S, O, Off, D>(exec, W.num_rows);
   const S c = static_cast<S>(options.decay);
   const S one_minus_c = static_cast<S>(1 - options.decay);
-  const S threshold = static_cast<S>(options.threshold);
+  const S cut = static_cast<S>(options.threshold * (1 - simrank_tie_tolerance));
   for (int k = 0; k < options.iterations; ++k) {
     Kokkos::Timer timer;
     SimrankIterationStats it;
     const M T = spgemm(exec, WnT, Sk, options.spgemm, &it.left);
     const M P = spgemm(exec, T, Wn, options.spgemm, &it.right);
-    Sk = impl::scale_add_identity_prune(exec, P, c, one_minus_c, threshold, it.pruned);
+    Sk = impl::scale_add_identity_prune(exec, P, c, one_minus_c, cut, it.pruned);
     exec.fence();
     it.seconds = timer.seconds();
     it.nnz = static_cast<std::uint64_t>(Sk.nnz());

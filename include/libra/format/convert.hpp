@@ -171,11 +171,12 @@ Dense<S, D> to_dense(const Exec& exec, const Csr<S, O, Off, D>& A) {
 
 // The nonzero entries of a dense matrix (exact zeros are dropped).
 template <class Ordinal, class Offset, class Exec, class S, class... P>
-auto to_csr(const Exec& exec, const Kokkos::View<S**, P...>& dense) {
+Csr<std::remove_const_t<S>, Ordinal, Offset, typename Kokkos::View<S**, P...>::device_type>
+to_csr(const Exec& exec, const Kokkos::View<S**, P...>& dense) {
   using View = Kokkos::View<S**, P...>;
   using D = typename View::device_type;
   impl::check_space<Exec, D>();
-  using Out = Csr<typename View::non_const_value_type, Ordinal, Offset, D>;
+  using Out = Csr<std::remove_const_t<S>, Ordinal, Offset, D>;
   const Ordinal rows = checked_cast<Ordinal>(dense.extent(0), "number of rows");
   const Ordinal cols = checked_cast<Ordinal>(dense.extent(1), "number of columns");
   Kokkos::View<Offset*, D> counts("libra::csr::row_counts", static_cast<std::size_t>(rows));

@@ -14,10 +14,10 @@ KOKKOS_INLINE_FUNCTION S magnitude(S v) {
   return v < S(0) ? -v : v;
 }
 
-// Written so that threshold 0 keeps everything, NaN included.
+// Written so that cut 0 keeps everything, NaN included.
 template <class S>
-KOKKOS_INLINE_FUNCTION bool survives(S v, S threshold) {
-  return !(magnitude(v) < threshold);
+KOKKOS_INLINE_FUNCTION bool survives(S v, S cut) {
+  return !(magnitude(v) < cut);
 }
 
 template <class Exec, class S, class O, class Off, class D>
@@ -92,13 +92,13 @@ void normalize_columns(const Exec& exec, const Csr<S, O, Off, D>& W,
   WnT = M(Wt.num_rows, Wt.num_cols, Wt.row_map, Wt.col_idx, wnt);
 }
 
-// alpha * P + beta * I, dropping entries with |value| < threshold. P is square
+// alpha * P + beta * I, dropping entries with |value| < cut. P is square
 // with sorted columns; a row without a diagonal entry gets one inserted in
-// column order (before pruning, so a beta below the threshold is dropped too).
+// column order (before pruning, so a beta below the cut is dropped too).
 // `dropped` receives the number of entries pruned.
 template <class Exec, class S, class O, class Off, class D>
 Csr<S, O, Off, D> scale_add_identity_prune(const Exec& exec, const Csr<S, O, Off, D>& P,
-                                           S alpha, S beta, S threshold,
+                                           S alpha, S beta, S cut,
                                            std::uint64_t& dropped) {
   using M = Csr<S, O, Off, D>;
   const O n = P.num_rows;
@@ -120,13 +120,13 @@ Csr<S, O, Off, D> scale_add_identity_prune(const Exec& exec, const Csr<S, O, Off
             v += beta;
             has_diagonal = true;
           }
-          if (survives(v, threshold))
+          if (survives(v, cut))
             ++kept;
           else
             ++pruned;
         }
         if (!has_diagonal) {
-          if (survives(beta, threshold))
+          if (survives(beta, cut))
             ++kept;
           else
             ++pruned;
@@ -151,7 +151,7 @@ Csr<S, O, Off, D> scale_add_identity_prune(const Exec& exec, const Csr<S, O, Off
         for (Off p = in_row_map(i); p < in_row_map(i + 1); ++p) {
           const O j = in_col(p);
           if (!diagonal_done && j > i) {
-            if (survives(beta, threshold)) {
+            if (survives(beta, cut)) {
               col_idx(q) = i;
               values(q++) = beta;
             }
@@ -162,12 +162,12 @@ Csr<S, O, Off, D> scale_add_identity_prune(const Exec& exec, const Csr<S, O, Off
             v += beta;
             diagonal_done = true;
           }
-          if (survives(v, threshold)) {
+          if (survives(v, cut)) {
             col_idx(q) = j;
             values(q++) = v;
           }
         }
-        if (!diagonal_done && survives(beta, threshold)) {
+        if (!diagonal_done && survives(beta, cut)) {
           col_idx(q) = i;
           values(q) = beta;
         }

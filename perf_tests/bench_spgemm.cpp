@@ -1,0 +1,331 @@
+// C = A * A (A * A^T for a rectangular A) per matrix and algorithm:
+//   spgemm/<matrix>/libra_outer     libra::spgemm, the outer-product algorithm
+//   spgemm/<matrix>/kokkos_kernels  Kokkos Kernels' SPGEMM_KK, symbolic + numeric
+//   spgemm/<matrix>/cusparse        cusparseSpGEMM (CUDA builds only)
+// Each case times what a one-shot user pays (handles, symbolic phase, buffers and
+// C's allocation included), and first checks its result: against the reference
+// oracle for files, and for R-MAT against Libra's result (Libra's own R-MAT
+// results by C x = A (B x)). A wrong result is reported as "wrong: ...", never as
+// a time: Kokkos Kernels 3.4's SpGEMM is not trustworthy on Hopper GPUs. Run a
+// case alone with --benchmark_filter (perf_tests/report/run_report.py runs each
+// in its own process, so that a crash ends only that case). Ratios between
+// algorithms are the report's business.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "baselines/kokkos_kernels_spgemm.hpp"
+#include "harness.hpp"
+#include "host_check.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/spgemm/spgemm.hpp"
+#include "matrices.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "baselines/cusparse_spgemm.hpp"
+#endif
+
+namespace libra::bench {
+
+namespace {
+
+enum class Algorithm { libra_outer, kokkos_kernels, cusparse };
+
+const char* name_of(Algorithm a) {
+  switch (a) {
+    case Algorithm::libra_outer:
+      return "libra_outer";
+    case Algorithm::kokkos_kernels:
+      return "kokkos_kernels";
+    case Algorithm::cusparse:
+      return "cusparse";
+  }
+  return "?";
+}
+
+std::vector<Algorithm> algorithms() {
+  std::vector<Algorithm> all{Algorithm::libra_outer, Algorithm::kokkos_kernels};
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<Exec, Kokkos::Cuda>::value) all.push_back(Algorithm::cusparse);
+#endif
+  return all;
+}
+
+// One matrix's operands and what its products are checked against.
+struct Problem {
+  MatrixSpec spec;
+  Matrix A, B;  // B = A, or A^T when A is rectangular
+  ref::Matrix host_a, host_b;
+  std::uint64_t products = 0;
+  std::vector<double> row_scale;        // largest product per row of C
+  std::optional<ref::Matrix> expected;  // oracle (files) or Libra (R-MAT)
+  std::string check = "oracle";         // what results are compared with
+};
+
+std::unique_ptr<Problem> load_problem(const MatrixSpec& spec) {
+  auto p = std::make_unique<Problem>();
+  p->spec = spec;
+  p->A = load_matrix(spec);
+  p->B = p->A.num_rows == p->A.num_cols ? p->A : transpose(Exec(), p->A);
+  p->host_a = csr_to_host(p->A);
+  p->host_b = p->A.num_rows == p->A.num_cols ? p->host_a : csr_to_host(p->B);
+  p->products = ref::spgemm_products(p->host_a, p->host_b);
+  p->row_scale = largest_products(p->host_a, p->host_b);
+  return p;
+}
+
+// The expected product for algorithm `a` (computed at most once per matrix).
+void prepare_expected(Problem& p, Algorithm a) {
+  if (p.expected) return;
+  if (!p.spec.is_rmat()) {
+    p.expected = ref::spgemm(p.host_a, p.host_b);
+    return;
+  }
+  // R-MAT graphs are too large for the sequential oracle: Libra's own result,
+  // itself checked by C x = A (B x) in its own case, is the reference.
+  if (a == Algorithm::libra_outer) {
+    p.check = "C*x";
+    return;
+  }
+  try {
+    SpgemmOptions o;
+    o.algorithm = SpgemmAlgorithm::outer;
+    p.expected = csr_to_host(spgemm(Exec(), p.A, p.B, o));
+    p.check = "libra";
+  } catch (const std::exception& e) {
+    std::cerr << "libra_outer failed on " << p.spec.name << " (" << e.what()
+              << "); checking by C x = A (B x) only\n";
+    p.check = "C*x";
+  }
+}
+
+// One algorithm: a timed multiply and its result.
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  virtual void multiply() = 0;  // C = A * B; device work may still be pending
+  virtual void release() = 0;   // frees C
+  virtual std::int64_t nnz_c() const = 0;
+  virtual ref::Matrix result() const = 0;
+  virtual void annotate(benchmark::State&) const {}
+  virtual std::string label() const { return {}; }
+};
+
+class LibraRunner : public Runner {
+ public:
+  explicit LibraRunner(const Problem& p) : p_(p) {
+    options_.algorithm = SpgemmAlgorithm::outer;
+  }
+  void multiply() override { c_ = spgemm(Exec(), p_.A, p_.B, options_, &stats_); }
+  void release() override { c_ = Matrix(); }
+  std::int64_t nnz_c() const override { return c_.nnz(); }
+  ref::Matrix result() const override { return csr_to_host(c_); }
+  void annotate(benchmark::State& state) const override {
+    add_value(state, "chunks", stats_.chunks);
+    add_peak_mb(state, stats_.peak_bytes);
+    add_value(state, "wlt_ms", stats_.seconds_wlt * 1e3);
+    add_value(state, "expand_ms", stats_.seconds_expand * 1e3);
+    add_value(state, "compress_ms", stats_.seconds_compress * 1e3);
+    add_value(state, "merge_ms", stats_.seconds_merge * 1e3);
+  }
+
+ private:
+  const Problem& p_;
+  SpgemmOptions options_;
+  SpgemmStats stats_;
+  Matrix c_;
+};
+
+class KokkosKernelsRunner : public Runner {
+ public:
+  explicit KokkosKernelsRunner(const Problem& p) : p_(p) {}
+  void multiply() override { c_ = kokkos_kernels_spgemm(p_.A, p_.B); }
+  void release() override { c_ = Matrix(); }
+  std::int64_t nnz_c() const override { return c_.nnz(); }
+  ref::Matrix result() const override { return csr_to_host(c_); }
+
+ private:
+  const Problem& p_;
+  Matrix c_;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+class CusparseRunner : public Runner {
+ public:
+  CusparseRunner(const Problem& p, double chunk_fraction)
+      : a_(view_of(p.A)), b_(view_of(p.B)), spgemm_(Kokkos::Cuda().cuda_stream()) {
+    options_.alg3_chunk_fraction = static_cast<float>(chunk_fraction);
+  }
+  // The first call falls back from ALG1 as memory requires; later calls repeat
+  // the algorithm that ran, so that timings hold no failed attempts.
+  void multiply() override {
+    auto product = spgemm_.multiply(a_, b_, options_);
+    c_ = std::move(product.C);
+    options_.first = product.algorithm;
+    options_.fall_back = false;
+  }
+  void release() override { c_.reset(); }
+  std::int64_t nnz_c() const override { return c_.nnz; }
+  ref::Matrix result() const override {
+    using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    const auto rows = static_cast<std::size_t>(c_.rows);
+    const auto nnz = static_cast<std::size_t>(c_.nnz);
+    return compressed_to_host(
+        c_.rows, c_.cols,
+        Kokkos::View<const int*, Device, Unmanaged>(c_.row_ptr, rows + 1),
+        Kokkos::View<const int*, Device, Unmanaged>(c_.col_idx, nnz),
+        Kokkos::View<const double*, Device, Unmanaged>(c_.values, nnz));
+  }
+  std::string label() const override {
+    return std::string(";cusparse=") + cusparse::to_string(options_.first);
+  }
+  void annotate(benchmark::State& state) const override {
+    add_value(state, "cusparse_alg", static_cast<int>(options_.first));
+  }
+
+ private:
+  static cusparse::CsrView view_of(const Matrix& m) {
+    return {m.num_rows,       m.num_cols,       m.nnz(),
+            m.row_map.data(), m.col_idx.data(), m.values.data()};
+  }
+  cusparse::CsrView a_, b_;
+  cusparse::Spgemm spgemm_;
+  cusparse::Options options_;
+  cusparse::Csr c_;
+};
+#endif
+
+std::unique_ptr<Runner> make_runner(Algorithm a, const Problem& p,
+                                    const Options& options) {
+  switch (a) {
+    case Algorithm::libra_outer:
+      return std::make_unique<LibraRunner>(p);
+    case Algorithm::kokkos_kernels:
+      return std::make_unique<KokkosKernelsRunner>(p);
+    case Algorithm::cusparse:
+#if defined(KOKKOS_ENABLE_CUDA)
+      return std::make_unique<CusparseRunner>(p, options.cusparse_chunk_fraction);
+#else
+      (void)options;
+      break;
+#endif
+  }
+  throw ArgumentError(std::string(name_of(a)) + " is not available in this build");
+}
+
+// "" when the runner's (warm-up) result is right.
+std::string check_result(const Problem& p, const Runner& r) {
+  const ref::Matrix c = r.result();
+  if (p.expected) return compare_product(*p.expected, c, p.row_scale);
+  return check_product_by_vector(p.host_a, p.host_b, c);
+}
+
+// The case being run: Google Benchmark calls a case's function several times
+// (per repetition, and to find the iteration count), but its matrix, warm-up and
+// check happen once.
+struct Case {
+  std::string name;
+  std::unique_ptr<Runner> runner;  // declared before problem: destroyed first
+  std::string error;
+  std::int64_t nnz_c = 0;
+};
+std::unique_ptr<Problem> current_problem;
+Case current_case;
+
+void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
+                  const Options& options) {
+  current_case = Case();
+  current_case.name = name;
+  try {
+    if (!current_problem || current_problem->spec.name != spec.name) {
+      current_problem.reset();
+      current_problem = load_problem(spec);
+    }
+    Problem& p = *current_problem;
+    prepare_expected(p, a);
+    current_case.runner = make_runner(a, p, options);
+    current_case.runner->multiply();
+    Exec().fence();
+    if (const auto why = check_result(p, *current_case.runner); !why.empty()) {
+      current_case.error = "wrong: " + why;
+      return;
+    }
+    current_case.nnz_c = current_case.runner->nnz_c();
+  } catch (const std::exception& e) {
+    current_case.error = classify_exception(e);
+  }
+  if (current_case.runner) current_case.runner->release();
+}
+
+void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a,
+              const Options& options) {
+  const std::string name = spec.name + "/" + name_of(a);
+  if (current_case.name != name) prepare_case(name, spec, a, options);
+  if (!current_case.error.empty()) {
+    state.SkipWithError(current_case.error.c_str());
+    return;
+  }
+  const Problem& p = *current_problem;
+  Runner& runner = *current_case.runner;
+  for (auto _ : state) {
+    runner.release();
+    try {
+      state.SetIterationTime(time_on_device(Exec(), [&] { runner.multiply(); }));
+    } catch (const std::exception& e) {
+      current_case.error = classify_exception(e);
+      state.SkipWithError(current_case.error.c_str());
+      break;
+    }
+    if (runner.nnz_c() != current_case.nnz_c) {
+      current_case.error = "wrong: nnz(C) " + std::to_string(runner.nnz_c()) +
+                           " in a timed run, " + std::to_string(current_case.nnz_c) +
+                           " in the checked one";
+      state.SkipWithError(current_case.error.c_str());
+      break;
+    }
+  }
+  if (!current_case.error.empty()) return;
+  add_gflops(state, p.products);
+  add_value(state, "rows", p.A.num_rows);
+  add_value(state, "nnz_A", static_cast<double>(p.A.nnz()));
+  add_value(state, "products", static_cast<double>(p.products));
+  add_value(state, "nnz_C", static_cast<double>(current_case.nnz_c));
+  runner.annotate(state);
+  state.SetLabel("kind=" + p.spec.kind + ";check=" + p.check + runner.label());
+  runner.release();
+}
+
+}  // namespace
+
+void release_benchmarks() {
+  current_case = Case();
+  current_problem.reset();
+}
+
+void register_benchmarks(const Options& options) {
+  std::vector<std::string> specs = options.matrices;
+  if (specs.empty()) {
+    if (std::filesystem::is_directory(options.default_matrix_dir)) {
+      specs.push_back(options.default_matrix_dir);
+    } else {
+      std::cerr << "bench_spgemm: no matrix folder " << options.default_matrix_dir
+                << " (give --libra_matrices=...); running R-MAT only\n";
+    }
+    specs.push_back("rmat:16-22:16");
+  }
+  for (const MatrixSpec& m : expand_matrix_specs(specs)) {
+    for (Algorithm a : algorithms()) {
+      const std::string name = "spgemm/" + m.name + "/" + name_of(a);
+      configure(benchmark::RegisterBenchmark(
+                    name.c_str(),
+                    [m, a, options](benchmark::State& s) { run_case(s, m, a, options); }),
+                options);
+    }
+  }
+}
+
+}  // namespace libra::bench

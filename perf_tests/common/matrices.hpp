@@ -1,0 +1,31 @@
+#pragma once
+// The matrices benchmarks run on: files (Matrix Market or SNAP) and generated
+// R-MAT graphs, named by the specs of --libra_matrices.
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+namespace libra::bench {
+
+struct MatrixSpec {
+  std::string name;    // benchmark name part: file stem, or "rmat:SCALE:EDGEFACTOR"
+  std::string kind;    // MANIFEST.tsv's kind (fem, powerlaw, ...), "rmat", or "file"
+  std::string path;    // empty for R-MAT
+  int rmat_scale = 0;  // R-MAT only
+  double rmat_edge_factor = 0;
+  bool is_rmat() const { return path.empty(); }
+};
+
+// Expands specs in order: a folder gives its *.mtx and *.txt files sorted by name
+// (kinds from a MANIFEST.tsv there), a file gives itself, "rmat:S:EF" one R-MAT
+// graph and "rmat:S1-S2:EF" one per scale. Throws ArgumentError for a spec that
+// is none of these.
+std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& specs);
+
+// The matrix on the benchmark device: the file read with libra::io::read_matrix,
+// or libra::rmat with a fixed seed and uniform values in [-1, 1) (so that
+// verification sees cancellation and value errors, not only counts).
+Matrix load_matrix(const MatrixSpec& spec);
+
+}  // namespace libra::bench

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the cuda variant (Cuda + OpenMP + Serial, nvcc, real sm_90 code) on a
+# machine without a GPU, and packs what a Hopper GPU machine needs to run the
+# tests and benchmarks into _carry/gpu/ (stripped executables, CTest files,
+# libraries the GPU machine lacks, the shared matrices). See README "NVIDIA GPUs".
+#   scripts/gpu/build-cuda.sh [cmake options...]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${LIBRA_CUDA_BUILD_DIR:-$root/build/cuda}
+carry=$root/_carry/gpu
+jobs=${LIBRA_JOBS:-$(nproc)}
+export PATH=/usr/local/cuda/bin:$PATH
+
+"$root/scripts/install-system-deps.sh"
+extra=()
+host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
+[ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
+  -DLIBRA_TEST_SPACES=CUDA "${extra[@]}" "$@"
+cmake --build "$build" -j "$jobs"
+
+# What travels: CTest's files and every executable, stripped, at the same
+# relative paths, so ctest runs there once the build path is recreated.
+rm -rf "$carry"
+mkdir -p "$carry/build" "$carry/lib"
+(cd "$build" && find . -path ./_deps -prune -o -name CTestTestfile.cmake -print \
+   | xargs -r cp --parents -t "$carry/build")
+(cd "$build" && find . -path ./_deps -prune -o -type f -executable -print \
+   | grep -v -e '/CMakeFiles/' -e '\.sh$' | while read -r f; do
+     if file "$f" | grep -q ELF; then
+       mkdir -p "$carry/build/$(dirname "$f")"
+       strip -o "$carry/build/$f" "$f"
+     fi
+   done)
+echo "$build" > "$carry/build-path"
+# Shared libraries the GPU machine does not have (it has libcudart; check the rest).
+for lib in libbenchmark.so.1 libgomp.so.1; do
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  [ -n "$p" ] && cp -L "$p" "$carry/lib/"
+done
+if [ -d "$root/../shared/matrices" ]; then
+  mkdir -p "$carry/shared"
+  cp -r "$root/../shared/matrices" "$carry/shared/"
+fi
+du -sh "$carry"
