@@ -261,12 +261,26 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
   if (current_case.runner) current_case.runner->release();
 }
 
+// Reports the case's error. An errored run keeps only its label in the JSON (no
+// counters), so the label carries what the report's table needs of the matrix.
+void skip(benchmark::State& state) {
+  std::string label = "kind=" + (current_problem ? current_problem->spec.kind : "?");
+  if (current_problem) {
+    const Problem& p = *current_problem;
+    label += ";rows=" + std::to_string(p.A.num_rows) +
+             ";nnz_A=" + std::to_string(p.A.nnz()) +
+             ";products=" + std::to_string(p.products);
+  }
+  state.SetLabel(label);
+  state.SkipWithError(current_case.error.c_str());
+}
+
 void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a,
               const Options& options) {
   const std::string name = spec.name + "/" + name_of(a);
   if (current_case.name != name) prepare_case(name, spec, a, options);
   if (!current_case.error.empty()) {
-    state.SkipWithError(current_case.error.c_str());
+    skip(state);
     return;
   }
   const Problem& p = *current_problem;
@@ -277,14 +291,14 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a,
       state.SetIterationTime(time_on_device(Exec(), [&] { runner.multiply(); }));
     } catch (const std::exception& e) {
       current_case.error = classify_exception(e);
-      state.SkipWithError(current_case.error.c_str());
+      skip(state);
       break;
     }
     if (runner.nnz_c() != current_case.nnz_c) {
       current_case.error = "wrong: nnz(C) " + std::to_string(runner.nnz_c()) +
                            " in a timed run, " + std::to_string(current_case.nnz_c) +
                            " in the checked one";
-      state.SkipWithError(current_case.error.c_str());
+      skip(state);
       break;
     }
   }
