@@ -2,6 +2,7 @@
 // What a caller chooses for C = A * B, and what it learns back.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace libra {
@@ -25,6 +26,9 @@ struct SpgemmOptions {
   // false allows unsorted columns in C. The outer algorithm produces sorted rows
   // at no extra cost, so today C is sorted either way.
   bool sort_columns = true;
+  // Called on the host after each chunk of each phase with (steps done, steps in
+  // all), e.g. to draw a progress bar; a product in one chunk makes 2 steps.
+  std::function<void(int done, int total)> progress;
 };
 
 struct SpgemmStats {

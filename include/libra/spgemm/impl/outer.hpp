@@ -21,6 +21,11 @@
 
 namespace libra::impl {
 
+template <class Plan>
+void report_progress(const Plan& plan, int done) {
+  if (plan.progress) plan.progress(done, 2 * (static_cast<int>(plan.chunk_cuts.size()) - 1));
+}
+
 // Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =
 // offset(A.row_map(i)), where row i's products start. Returns the chunk's products.
 template <class Exec, class Plan, class RowMap>
@@ -135,6 +140,7 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
       exec.fence();
       st.seconds_merge += timer.seconds();
     }
+    report_progress(plan, static_cast<int>(chunk) + 1);
   }
   if (plan.chunk_cuts.size() < 2) {  // nothing to multiply: an empty pattern
     plan.c.row_map = Kokkos::View<Off*, mem>("libra::spgemm::outer::row_map",
@@ -206,6 +212,7 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     }
     exec.fence();
     st.seconds_compress += timer.seconds();
+    report_progress(plan, static_cast<int>(plan.chunk_cuts.size() + chunk));
   }
 }
 

@@ -4,6 +4,7 @@
 // reusable work arrays. It lives inside SpgemmHandle.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ struct OuterPlan {
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slots x words
   O pad = std::numeric_limits<O>::max();
   Pattern<O, Off, mem> c;  // C's pattern after symbolic
+  std::function<void(int, int)> progress;
 };
 
 // Bytes of everything but the products: A's CSC copy and maps, the per-entry and
@@ -61,6 +63,7 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
+  plan.progress = options.progress;
   plan.num_rows = A.num_rows;
   plan.num_cols = B.num_cols;
   plan.inner = A.num_cols;

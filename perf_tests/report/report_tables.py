@@ -1,0 +1,232 @@
+"""Markdown tables and bar charts from run_report.py's results (standard library +
+matplotlib; the charts are skipped with a warning when matplotlib is missing)."""
+import sys
+from pathlib import Path
+
+SPGEMM_ORDER = ["libra_outer", "kokkos_kernels", "cusparse"]
+LIBRA = "libra_outer"
+CONVERT_ORDER = ["csr_to_csc", "transpose", "coo_to_csr", "csr_to_ell", "deep_copy"]
+
+
+def short_status(case):
+    """'ok', 'crash', 'wrong', 'oom', 'error', 'timeout' or 'not run'."""
+    return case["status"].split(" ")[0]
+
+
+def num(x, digits=3):
+    if x is None:
+        return "?"
+    if x == 0:
+        return "0"
+    return f"{x:.{digits}g}" if abs(x) < 10 ** digits else f"{x:,.0f}"
+
+
+def count(x):
+    return "?" if x is None else f"{int(round(x)):,}"
+
+
+def load_average(ctx):
+    load = ctx.get("load_avg")
+    return ", ".join(f"{x:.2f}" for x in load) if isinstance(load, list) else "?"
+
+
+def header(results, what):
+    ctx = results["contexts"].get(what) or next(iter(results["contexts"].values()), {})
+    lines = [f"# Libra {what} benchmark" + (f": {results['title']}" if results["title"] else ""),
+             ""]
+    if not ctx:
+        return lines + ["(no benchmark context: no case produced output)", ""]
+    cpu = f"{ctx.get('cpu_model', '?')}, {ctx.get('num_cpus', '?')} CPUs"
+    lines.append(f"- Machine: {ctx.get('host_name', '?')}: {cpu}")
+    if "cuda_device" in ctx:
+        lines.append(f"- GPU: {ctx['cuda_device']} (compute capability "
+                     f"{ctx.get('cuda_compute_capability', '?')}, "
+                     f"{num(float(ctx.get('cuda_memory_GiB', 0)))} GiB), CUDA runtime "
+                     f"{ctx.get('cuda_runtime_version', '?')}, driver "
+                     f"{ctx.get('cuda_driver_version', '?')}")
+    lines.append(f"- Kokkos {ctx.get('kokkos_version', '?')} (backends "
+                 f"{ctx.get('kokkos_backends', '?')}; default execution space "
+                 f"{ctx.get('kokkos_default_execution_space', '?')}, concurrency "
+                 f"{ctx.get('kokkos_concurrency', '?')}; {ctx.get('omp_env', '')}), "
+                 f"Kokkos Kernels {ctx.get('kokkos_kernels_version', '?')}")
+    lines.append(f"- Libra {ctx.get('libra_version', '?')}, git {ctx.get('libra_git_hash', '?')}"
+                 f", {ctx.get('build_type', '?')} build, {ctx.get('compiler', '?')}")
+    lines.append(f"- Run {ctx.get('date', results['generated'])}, median of "
+                 f"{results['repetitions']} repetitions per case, each case in its own "
+                 f"process; load average at start {load_average(ctx)}")
+    return lines + [""]
+
+
+def by_matrix(cases, bench):
+    """matrix -> {variant: case}, in the order the cases ran."""
+    table = {}
+    for c in cases:
+        if c["benchmark"] == bench:
+            table.setdefault(c["matrix"], {})[c["variant"]] = c
+    return table
+
+
+def matrix_info(variants):
+    """kind, rows, nnz(A), products and nnz(C) from whichever case knows them."""
+    info = {}
+    for c in variants.values():
+        label = c.get("label", {})
+        counters = c.get("counters", {})
+        info.setdefault("kind", label.get("kind"))
+        for key in ("rows", "nnz_A", "products", "nnz_C"):
+            value = counters.get(key, label.get(key))
+            if value is not None and info.get(key) is None:
+                info[key] = float(value)
+    return info
+
+
+def failures_section(cases):
+    bad = [c for c in cases if c["status"] != "ok"]
+    if not bad:
+        return []
+    lines = ["", "Cases without a time:", ""]
+    for c in bad:
+        message = " ".join(c.get("message", "").split())[:300]
+        lines.append(f"- `{c['case']}`: {c['status']}" + (f": {message}" if message else ""))
+    return lines
+
+
+def spgemm_markdown(results):
+    cases = results["cases"]
+    table = by_matrix(cases, "spgemm")
+    algs = [a for a in SPGEMM_ORDER if any(a in v for v in table.values())]
+    baselines = [a for a in algs if a != LIBRA]
+    lines = header(results, "spgemm")
+    lines += ["C = A·A (A·Aᵀ for a rectangular A) in double precision with 32-bit indices. "
+              "Times include what a one-shot caller pays: handles, the symbolic phase, "
+              "work buffers and C's allocation. GFLOP/s = 2·products / time. Every result "
+              "was checked before it was timed (against the reference oracle for files; "
+              "for R-MAT against Libra's result, and Libra's own by C·x = A·(B·x)); "
+              "\"wrong\" marks a result that failed the check, \"crash\" a process that "
+              "died, \"oom\" a failed allocation. Libra/X = Libra's GFLOP/s over X's "
+              "(above 1: Libra is faster).", ""]
+    head = ["matrix", "kind", "nnz(A)", "products", "nnz(C)"]
+    for a in algs:
+        head += [f"{a} ms", f"{a} GFLOP/s"]
+    head += [f"Libra/{b}" for b in baselines] if LIBRA in algs else []
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for matrix, variants in table.items():
+        info = matrix_info(variants)
+        row = [f"`{matrix}`", info.get("kind") or "?", count(info.get("nnz_A")),
+               count(info.get("products")), count(info.get("nnz_C"))]
+        rate = {}
+        for a in algs:
+            c = variants.get(a)
+            if c is None:
+                row += ["", ""]
+            elif c["status"] == "ok":
+                rate[a] = c["counters"].get("GFLOP/s")
+                alg = c.get("label", {}).get("cusparse")
+                note = f" ({alg})" if alg and alg != "ALG1" else ""
+                row += [num(c["median_ms"]), num(rate[a]) + note]
+            else:
+                row += [short_status(c), short_status(c)]
+        if LIBRA in algs:
+            for b in baselines:
+                ok = rate.get(LIBRA) and rate.get(b)
+                row.append(num(rate[LIBRA] / rate[b], 2) if ok else "")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += failures_section([c for c in cases if c["benchmark"] == "spgemm"])
+    return "\n".join(lines) + "\n"
+
+
+def convert_markdown(results):
+    cases = results["cases"]
+    table = by_matrix(cases, "convert")
+    ops = [o for o in CONVERT_ORDER if any(o in v for v in table.values())]
+    lines = header(results, "convert")
+    lines += ["Libra's conversions in GB/s (the least traffic: input read and output written "
+              "once), with the median time in parentheses. deep_copy copies A's three arrays "
+              "with Kokkos::deep_copy: the bandwidth reference. Kokkos Kernels 3.4 has no "
+              "public equivalent of these conversions (its sort and transpose are "
+              "KokkosKernels::Impl), so no baseline is shown. Each result was checked "
+              "against host code before it was timed.", ""]
+    head = ["matrix", "kind", "rows", "nnz(A)"] + ops
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for matrix, variants in table.items():
+        info = matrix_info(variants)
+        row = [f"`{matrix}`", info.get("kind") or "?", count(info.get("rows")),
+               count(info.get("nnz_A"))]
+        for o in ops:
+            c = variants.get(o)
+            if c is None:
+                row.append("")
+            elif c["status"] == "ok":
+                row.append(f"{num(c['counters'].get('GB/s'))} ({num(c['median_ms'])} ms)")
+            else:
+                row.append(short_status(c))
+        lines.append("| " + " | ".join(row) + " |")
+    lines += failures_section([c for c in cases if c["benchmark"] == "convert"])
+    return "\n".join(lines) + "\n"
+
+
+def bar_chart(table, variants, counter, ylabel, title, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"report: matplotlib is missing, {path.name} not drawn", file=sys.stderr)
+        return
+    matrices = list(table)
+    if not matrices or not variants:
+        return
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.55 * len(matrices) * len(variants) ** 0.5), 5))
+    width = 0.8 / len(variants)
+    values = [c["counters"].get(counter) for v in table.values() for c in v.values()
+              if c["status"] == "ok" and c["counters"].get(counter)]
+    floor = min(values) / 3 if values else 1e-3
+    for k, variant in enumerate(variants):
+        xs, ys = [], []
+        for i, matrix in enumerate(matrices):
+            c = table[matrix].get(variant)
+            x = i - 0.4 + width * (k + 0.5)
+            if c is None:
+                continue
+            value = c.get("counters", {}).get(counter) if c["status"] == "ok" else None
+            if value:
+                xs.append(x)
+                ys.append(value)
+            else:  # no bar: say why at its foot
+                ax.text(x, floor * 1.1, short_status(c), rotation=90, ha="center",
+                        va="bottom", fontsize=6, color="red")
+        ax.bar(xs, ys, width, label=variant)
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=floor)
+    ax.set_xticks(range(len(matrices)))
+    ax.set_xticklabels(matrices, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def chart_title(results, what):
+    ctx = results["contexts"].get(what) or next(iter(results["contexts"].values()), {})
+    where = ctx.get("cuda_device") or ctx.get("cpu_model", "")
+    return (f"Libra {what} ({ctx.get('kokkos_default_execution_space', '?')}, {where}, "
+            f"git {ctx.get('libra_git_hash', '?')})")
+
+
+def write_reports(results, out):
+    out = Path(out)
+    spgemm = by_matrix(results["cases"], "spgemm")
+    if spgemm:
+        (out / "spgemm.md").write_text(spgemm_markdown(results))
+        algs = [a for a in SPGEMM_ORDER if any(a in v for v in spgemm.values())]
+        bar_chart(spgemm, algs, "GFLOP/s", "GFLOP/s (log)", chart_title(results, "spgemm"),
+                  out / "spgemm.png")
+    convert = by_matrix(results["cases"], "convert")
+    if convert:
+        (out / "convert.md").write_text(convert_markdown(results))
+        ops = [o for o in CONVERT_ORDER if any(o in v for v in convert.values())]
+        bar_chart(convert, ops, "GB/s", "GB/s (log)", chart_title(results, "convert"),
+                  out / "convert.png")
