@@ -17,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "baselines/kokkos_kernels_spgemm.hpp"
 #include "harness.hpp"

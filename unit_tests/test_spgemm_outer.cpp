@@ -118,6 +118,19 @@ TYPED_TEST(SpgemmOuter, EmptyAndDegenerate) {
   check_product<TypeParam>(from_triplets(1, 1, {{0, 0, 3.0}}), from_triplets(1, 1, {{0, 0, 0.5}}));
 }
 
+TYPED_TEST(SpgemmOuter, GpuPathsOnEverySpace) {
+  // On host spaces the dense accumulator is the default; this runs the scratch
+  // sort, bitmap and in-place paths the GPU takes, on every space.
+  libra::SpgemmOptions options;
+  options.dense_accumulator = false;
+  const auto g = skewed(3000, 17);
+  check_product<TypeParam>(g, g, options);
+  check_product<TypeParam>(libra::ref::random(40, 2000, 900, 21, 0.0),
+                           libra::ref::random(2000, 9000, 12, 22, 0.0), options);
+  options.memory_budget = 2'500'000;
+  check_product<TypeParam>(g, g, options, 3);
+}
+
 TYPED_TEST(SpgemmOuter, TinyBudgetForcesManyChunks) {
   const auto g = skewed(3000, 12);
   libra::SpgemmOptions options;

@@ -87,7 +87,9 @@ def failures_section(cases):
     lines = ["", "Cases without a time:", ""]
     for c in bad:
         message = " ".join(c.get("message", "").split())[:300]
-        lines.append(f"- `{c['case']}`: {c['status']}" + (f": {message}" if message else ""))
+        if not message.startswith(c["status"]):
+            message = c["status"] + (f": {message}" if message else "")
+        lines.append(f"- `{c['case']}`: {message}")
     return lines
 
 
@@ -197,7 +199,8 @@ def bar_chart(table, variants, counter, ylabel, title, path):
                         va="bottom", fontsize=6, color="red")
         ax.bar(xs, ys, width, label=variant)
     ax.set_yscale("log")
-    ax.set_ylim(bottom=floor)
+    ax.set_ylim(floor, max(values) * 2 if values else 1.0)
+    ax.set_xlim(-0.6, len(matrices) - 0.4)
     ax.set_xticks(range(len(matrices)))
     ax.set_xticklabels(matrices, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)

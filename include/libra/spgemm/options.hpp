@@ -26,6 +26,10 @@ struct SpgemmOptions {
   // false allows unsorted columns in C. The outer algorithm produces sorted rows
   // at no extra cost, so today C is sorted either way.
   bool sort_columns = true;
+  // Host spaces only: one dense accumulator per thread over C's columns when it
+  // fits a quarter of the budget (fast on CPUs). false forces the scratch-sort
+  // path that GPUs take.
+  bool dense_accumulator = true;
   // Called on the host after each chunk of each phase with (steps done, steps in
   // all), e.g. to draw a progress bar; a product in one chunk makes 2 steps.
   std::function<void(int done, int total)> progress;

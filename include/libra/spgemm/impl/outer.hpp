@@ -16,10 +16,24 @@
 #include "libra/spgemm/impl/pattern_union.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_compress.hpp"
+#include "libra/spgemm/impl/row_compress_host.hpp"
 #include "libra/spgemm/impl/workload_table.hpp"
 #include "libra/util/memory_budget.hpp"
 
 namespace libra::impl {
+
+// The chunk's product buffer: a prefix of one allocation reused by every chunk of
+// both phases (allocated at the first use, as large as the largest chunk).
+template <class Plan, class View>
+View product_buffer(const Plan& plan, View& buffer, std::uint64_t products, const char* label) {
+  if (buffer.extent(0) < products) {
+    const std::uint64_t largest =
+        plan.chunk_cuts.size() == 2 ? plan.wlt.total_products : plan.capacity;
+    buffer = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                  products > largest ? products : largest);
+  }
+  return Kokkos::subview(buffer, Kokkos::make_pair(std::uint64_t(0), products));
+}
 
 template <class Plan>
 void report_progress(const Plan& plan, int done) {
@@ -78,8 +92,7 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
   for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
     timer.reset();
     const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
-    typename Plan::cols_view cols(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::cols"), products);
+    const auto cols = product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
     expand_chunk<false>(exec, plan, chunk, B, cols, {});
     exec.fence();
     st.seconds_expand += timer.seconds();
@@ -87,11 +100,21 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
 
     const RowsOfProducts<Exec, O> rows_of{plan.row_begin, cols};
     const auto row_begin = plan.row_begin;
-    const auto bins = bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
-      return shape.bin_of(row_begin(i + 1) - row_begin(i));
-    });
     Kokkos::View<std::uint64_t*, mem> unique("libra::spgemm::outer::unique",
                                               static_cast<std::size_t>(A.num_rows));
+    if (plan.spa_seen.extent(0) > 0) {
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::unique_spa",
+          Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
+                              Kokkos::IndexType<std::int64_t>>(exec, 0, A.num_rows),
+          UniqueWithSpa<Exec, O>{rows_of, unique, plan.spa_seen,
+                                 Kokkos::Experimental::UniqueToken<Exec>(exec),
+                                 static_cast<std::uint64_t>(B.num_cols)});
+    }
+    const auto bins = plan.spa_seen.extent(0) > 0 ? RowBins<mem>{}
+                                                  : bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
+      return shape.bin_of(row_begin(i + 1) - row_begin(i));
+    });
     for (int b = 1; b < shape.big_bin; ++b) {
       if (bins.size(b) == 0) continue;
       const int cap = next_pow2(shape.bin_limit[b]);
@@ -171,10 +194,8 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
     timer.reset();
     const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
-    typename Plan::cols_view cols(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::cols"), products);
-    typename Plan::vals_view vals(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::vals"), products);
+    const auto cols = product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
+    const auto vals = product_buffer(plan, plan.vals_buffer, products, "libra::spgemm::outer::vals");
     expand_chunk<true>(exec, plan, chunk, B, cols, vals);
     exec.fence();
     st.seconds_expand += timer.seconds();
@@ -182,6 +203,18 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
 
     const RowsOfProducts<Exec, O> rows_of{plan.row_begin, cols};
     const auto row_begin = plan.row_begin;
+    if (plan.spa_acc.extent(0) > 0) {
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::accumulate_spa",
+          Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
+                              Kokkos::IndexType<std::int64_t>>(exec, 0, A.num_rows),
+          AccumulateWithSpa<Exec, S, O, Off>{rows_of, vals, c_map, c_col, c_val, plan.spa_acc,
+                                             Kokkos::Experimental::UniqueToken<Exec>(exec)});
+      exec.fence();
+      st.seconds_compress += timer.seconds();
+      report_progress(plan, static_cast<int>(plan.chunk_cuts.size() + chunk));
+      continue;
+    }
     const int capacity = shape.accumulate_capacity;
     // A bin's scratch must hold the row of C, which may be longer than the row's
     // products in this chunk; rows of C too long for scratch go to the last bin.

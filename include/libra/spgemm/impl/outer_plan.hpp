@@ -41,6 +41,13 @@ struct OuterPlan {
   Kokkos::View<std::uint64_t*, mem> row_begin;  // num_rows + 1
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slots x words
   O pad = std::numeric_limits<O>::max();
+  // Product buffers, reused by every chunk of both phases.
+  Kokkos::View<O*, mem> cols_buffer;
+  Kokkos::View<S*, mem> vals_buffer;
+  // Host spaces: one dense accumulator per thread (empty on GPUs, or when it
+  // would take more than a quarter of the budget).
+  Kokkos::View<char**, Kokkos::LayoutRight, mem> spa_seen;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> spa_acc;
   Pattern<O, Off, mem> c;  // C's pattern after symbolic
   std::function<void(int, int)> progress;
 };
@@ -87,7 +94,26 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const std::uint64_t slots_wanted = runs_on_host<Exec> ? Exec().concurrency() : 264;
   std::uint64_t slots = std::max<std::uint64_t>(1, std::min<std::uint64_t>(
                                                        slots_wanted, budget / 8 / (words * 8 + 1)));
-  const std::uint64_t bitmap_bytes = slots * words * 8;
+  std::uint64_t bitmap_bytes = slots * words * 8;
+  // Host spaces: a dense accumulator per thread when it takes at most a quarter
+  // of the budget.
+  std::uint64_t spa_bytes = 0;
+  if constexpr (runs_on_host<Exec>) {
+    const std::uint64_t threads = static_cast<std::uint64_t>(exec.concurrency());
+    spa_bytes = threads * static_cast<std::uint64_t>(B.num_cols) * (1 + sizeof(S));
+    if (options.dense_accumulator && spa_bytes <= budget / 4) {
+      plan.spa_seen = Kokkos::View<char**, Kokkos::LayoutRight, mem>(
+          "libra::spgemm::outer::spa_seen", threads, static_cast<std::size_t>(B.num_cols));
+      plan.spa_acc = Kokkos::View<S**, Kokkos::LayoutRight, mem>(
+          "libra::spgemm::outer::spa_acc", threads, static_cast<std::size_t>(B.num_cols));
+    } else {
+      spa_bytes = 0;
+    }
+  }
+  if (spa_bytes > 0) {
+    slots = 0;  // the accumulators replace the bitmaps
+    bitmap_bytes = spa_bytes;
+  }
   if (budget <= fixed + bitmap_bytes) {
     throw ArgumentError("spgemm: the memory budget of " + std::to_string(budget) +
                         " bytes does not even hold the bookkeeping (" +
