@@ -1,4 +1,4 @@
-# libra_add_space_test(NAME SOURCES src... [LABELS l...] [LIBS lib...])
+# libra_add_space_test(NAME SOURCES src... [LABELS l...] [LIBS lib...] [DEFINES d...])
 #
 # Compiles the same test sources once per execution space in LIBRA_TEST_SPACES
 # (Cabana/Kokkos style): the executable NAME_<space> is built with
@@ -6,12 +6,12 @@
 # with the space's name and LABELS. Every result inside is compared with the host
 # reference oracle in unit_tests/reference/.
 function(libra_add_space_test name)
-  cmake_parse_arguments(T "" "" "SOURCES;LABELS;LIBS" ${ARGN})
+  cmake_parse_arguments(T "" "" "SOURCES;LABELS;LIBS;DEFINES" ${ARGN})
   foreach(space IN LISTS LIBRA_TEST_SPACES)
     string(TOLOWER ${space} lspace)
     set(exe ${name}_${lspace})
     add_executable(${exe} ${T_SOURCES})
-    target_compile_definitions(${exe} PRIVATE LIBRA_TEST_SPACE_${space})
+    target_compile_definitions(${exe} PRIVATE LIBRA_TEST_SPACE_${space} ${T_DEFINES})
     target_link_libraries(${exe} PRIVATE libra_test_support ${T_LIBS})
     add_test(NAME ${name}.${lspace} COMMAND ${exe})
     set_tests_properties(${name}.${lspace} PROPERTIES

@@ -7,7 +7,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${LIBRA_BUILD_DIR:-$root/build/host}
 
 "$root/scripts/install-system-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CLI=ON >/dev/null
 cmake --build "$build" --target libra_cli -j "${LIBRA_JOBS:-$(nproc)}" >/dev/null
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 libra="$build/src/cli/libra"
@@ -20,4 +20,10 @@ for m in "$@"; do
   echo "== libra convert $m -> SNAP edge list"
   "$libra" convert "$m" "$out/converted.txt"
   "$libra" info "$out/converted.txt"
+  echo "== libra spgemm $m (C = A*A by lbGEMM, checked against the reference oracle)"
+  "$libra" spgemm "$m" --algo outer --check -o "$out/c.mtx"
+  echo "== libra spgemm $m (Kokkos Kernels, the baseline)"
+  "$libra" spgemm "$m" --algo kk
+  echo "== libra simrank $m"
+  "$libra" simrank "$m" --iterations 3
 done

@@ -47,6 +47,7 @@ struct Command {
 Command add_info_command(CLI::App& parent);
 Command add_convert_command(CLI::App& parent);
 Command add_spgemm_command(CLI::App& parent);
+Command add_simrank_command(CLI::App& parent);
 
 // The tool computes in double with std::size_t offsets on the default execution
 // space; ordinals are int unless the file's dimensions need 64 bits.

@@ -24,6 +24,7 @@ struct SpgemmArgs {
   std::string out;
   std::size_t memory_budget = 0;
   bool transpose_b = false;
+  bool check = false;
   bool json = false;
   bool one_based = false;
 };
@@ -63,6 +64,12 @@ int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
   const AlgorithmResult<M> r = run_spgemm_algorithm(args.algo, A, B, options);
   progress.finish();
 
+  std::string check = "not requested";
+  double check_error = 0;
+  if (args.check) {
+    check_error = compare_with_reference(A, B, r.C);
+    check = check_error <= 1e-12 ? "ok" : "FAILED";
+  }
   const double gflops = r.seconds > 0 ? static_cast<double>(r.stats.flops) / r.seconds * 1e-9 : 0;
   if (args.json) {
     nlohmann::ordered_json j;
@@ -84,6 +91,10 @@ int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
                    {"compress", r.stats.seconds_compress},
                    {"merge", r.stats.seconds_merge}};
     j["execution_space"] = Space::name();
+    if (args.check) {
+      j["check"] = check;
+      j["check_max_error"] = check_error;
+    }
     std::cout << j.dump(2) << '\n';
   } else {
     std::printf("C = A * B with %s on %s: %lld x %lld, nnz(A) %llu, nnz(B) %llu, nnz(C) %llu\n",
@@ -95,6 +106,11 @@ int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
                 static_cast<unsigned long long>(r.stats.products),
                 static_cast<unsigned long long>(r.stats.flops), r.stats.chunks,
                 r.seconds * 1e3, gflops);
+    if (args.check) {
+      std::printf("check against the reference oracle: %s (largest error %.3g relative to the "
+                  "row's largest product)\n",
+                  check.c_str(), check_error);
+    }
   }
   if (!args.out.empty()) {
     try {
@@ -106,6 +122,9 @@ int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
     } catch (const std::exception& e) {
       throw Failure(exit_failure, e.what());
     }
+  }
+  if (args.check && check != "ok") {
+    throw Failure(exit_failure, "C differs from the reference oracle's product");
   }
   return exit_ok;
 }
@@ -166,6 +185,9 @@ Command add_spgemm_command(CLI::App& parent) {
   app->add_option("--memory-budget", args->memory_budget,
                   "Bytes the intermediate products may use (default: 40% of free memory)");
   app->add_option("-o,--output", args->out, "Write C here (.mtx: Matrix Market, else SNAP)");
+  app->add_flag("--check", args->check,
+                "Compare C with the sequential host oracle (pattern exactly, values to 1e-12 "
+                "of each row's largest product); exit 1 when they differ");
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
   app->add_flag("--one-based", args->one_based, "SNAP node ids start at 1");
   app->footer(

@@ -2,6 +2,7 @@
 // The algorithms `libra spgemm --algo` can run: Libra's own, and the baselines
 // it is measured against.
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ M from_reference(const ref::Matrix& m) {
   Kokkos::deep_copy(ci, hci);
   Kokkos::deep_copy(v, hv);
   return M(static_cast<O>(m.rows), static_cast<O>(m.cols), rm, ci, v);
+}
+
+// The largest |C - oracle| relative to the largest product of its row, or
+// infinity when the patterns differ.
+template <class M>
+double compare_with_reference(const M& A, const M& B, const M& C) {
+  std::vector<double> scale;
+  const ref::Matrix expected = ref::spgemm(to_reference(A), to_reference(B), &scale);
+  const ref::Matrix got = to_reference(C);
+  if (got.ptr != expected.ptr || got.col != expected.col) return INFINITY;
+  double worst = 0;
+  for (std::int64_t i = 0; i < expected.rows; ++i) {
+    for (std::int64_t p = expected.ptr[i]; p < expected.ptr[i + 1]; ++p) {
+      const double err = std::fabs(got.val[p] - expected.val[p]);
+      const double rel = scale[i] > 0 ? err / scale[i] : err;
+      if (!(rel <= worst)) worst = rel;  // NaN propagates
+    }
+  }
+  return worst;
 }
 
 template <class M>

@@ -175,9 +175,9 @@ Header parse_header(const std::string& path, std::string_view text) {
   std::size_t number = 1;
   while (cursor.next(line)) {
     ++number;
-    const char first = first_visible(line);
-    if (first == '\0') continue;
-    if (first == '%') {
+    const auto first = first_visible(line);
+    if (!first) continue;
+    if (*first == '%') {
       if (std::memchr(line.data(), '\0', line.size())) {
         throw InputError(path, number, "NUL byte in a comment line" + binary_note(line));
       }

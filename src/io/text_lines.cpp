@@ -196,8 +196,8 @@ DataSection split_data_section(std::string_view text, std::size_t begin,
     std::string_view line;
     while (cursor.next(line)) {
       ++lines[c];
-      const char first = first_visible(line);
-      if (first != '\0' && comment_chars.find(first) == std::string_view::npos) {
+      const auto first = first_visible(line);
+      if (first && comment_chars.find(*first) == std::string_view::npos) {
         ++chunk.entries;
       }
     }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,11 +27,11 @@ inline bool is_space(char c) {
 }
 
 // The first non-space character of `line`, or '\0' for a blank line.
-inline char first_visible(std::string_view line) {
+inline std::optional<char> first_visible(std::string_view line) {
   for (char c : line) {
-    if (!is_space(c)) return c;
+    if (!is_space(c)) return c;  // a NUL byte is visible: binary input must not pass as blank
   }
-  return '\0';
+  return std::nullopt;
 }
 
 // Walks the lines of text[begin, end): each line comes without its '\n' and
@@ -149,9 +150,9 @@ LineError parse_chunk(std::string_view text, const Chunk& chunk,
   std::size_t number = chunk.first_line;
   std::size_t entry = chunk.first_entry;
   for (; cursor.next(line); ++number) {
-    const char first = first_visible(line);
-    if (first == '\0' || comment_chars.find(first) != std::string_view::npos) {
-      if (first != '\0' && std::memchr(line.data(), '\0', line.size())) {
+    const auto first = first_visible(line);
+    if (!first || comment_chars.find(*first) != std::string_view::npos) {
+      if (first && std::memchr(line.data(), '\0', line.size())) {
         error.line = number;
         error.problem = "NUL byte in a comment line" + binary_note(line);
         return error;

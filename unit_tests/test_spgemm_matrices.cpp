@@ -1,0 +1,76 @@
+// lbGEMM on real matrices: C = A*A (A*A^T when A is not square) for every matrix
+// shipped in unit_tests/data and, in the executable labelled `shared` (compiled
+// with LIBRA_TEST_SHARED_MATRICES), every matrix of ../shared/matrices, against
+// the reference oracle. Both Libra's default path and the GPU-style path are run.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "libra/format/convert.hpp"
+#include "libra/io/read.hpp"
+#include "libra/spgemm/spgemm.hpp"
+#include "support/compare.hpp"
+#include "support/test_space.hpp"
+
+namespace spgemm_matrices_test {
+
+using libra::test::Device;
+using libra::test::Exec;
+using Matrix = libra::Csr<double, int, int, Device>;
+
+std::vector<std::string> matrix_files(const std::string& dir) {
+  std::vector<std::string> files;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      const auto dot = name.rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string ext = name.substr(dot);
+      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt")) files.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string data_dir() {
+#if defined(LIBRA_TEST_SHARED_MATRICES)
+  return LIBRA_SHARED_MATRICES_DIR;
+#else
+  return LIBRA_TEST_DATA_DIR;
+#endif
+}
+
+void check_file(const std::string& path, bool dense_accumulator) {
+  SCOPED_TRACE(path);
+  const Matrix A = libra::io::read_matrix<double, int, int, Device>(path);
+  const Matrix B = A.num_rows == A.num_cols ? A : libra::transpose(Exec(), A);
+  const auto a = libra::test::to_ref(A);
+  const auto b = libra::test::to_ref(B);
+  std::vector<double> scale;
+  const auto expected = libra::ref::spgemm(a, b, &scale);
+  libra::SpgemmOptions options;
+  options.dense_accumulator = dense_accumulator;
+  libra::SpgemmStats stats;
+  const Matrix C = libra::spgemm(Exec(), A, B, options, &stats);
+  EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-12, &scale));
+  EXPECT_EQ(stats.products, libra::ref::spgemm_products(a, b));
+  EXPECT_EQ(stats.nnz_c, static_cast<std::uint64_t>(expected.nnz()));
+}
+
+TEST(SpgemmMatrices, EveryFileTimesItself) {
+  const auto files = matrix_files(data_dir());
+  ASSERT_GE(files.size(), 6u) << "matrices expected in " << data_dir();
+  for (const auto& f : files) check_file(f, true);
+}
+
+TEST(SpgemmMatrices, EveryFileTimesItselfOnTheGpuPath) {
+  for (const auto& f : matrix_files(data_dir())) check_file(f, false);
+}
+
+}  // namespace spgemm_matrices_test
