@@ -10,13 +10,13 @@ endif()
 
 set(_libra_spack_repo ${PROJECT_SOURCE_DIR}/spack)
 add_test(NAME spack.package_compiles
-         COMMAND ${Python3_EXECUTABLE} -m py_compile
+         COMMAND env python3 -m py_compile
                  ${_libra_spack_repo}/packages/libra/package.py)
 # Bytecode goes to the build tree, not next to package.py in the sources.
 set_tests_properties(spack.package_compiles PROPERTIES LABELS spack
   ENVIRONMENT PYTHONPYCACHEPREFIX=${CMAKE_BINARY_DIR}/spack_pycache)
 
 add_test(NAME spack.repo
-         COMMAND ${Python3_EXECUTABLE} ${_libra_spack_repo}/check_repo.py
+         COMMAND env python3 ${_libra_spack_repo}/check_repo.py
                  ${_libra_spack_repo} ${PROJECT_SOURCE_DIR} libra)
 set_tests_properties(spack.repo PROPERTIES LABELS spack)

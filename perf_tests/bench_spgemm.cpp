@@ -56,15 +56,15 @@ std::vector<Algorithm> algorithms() {
   return all;
 }
 
-// One matrix's operands and what its products are checked against.
+// One matrix's operands and the reference its products are checked against.
 struct Problem {
   MatrixSpec spec;
   Matrix A, B;  // B = A, or A^T when A is rectangular
   ref::Matrix host_a, host_b;
   std::uint64_t products = 0;
-  std::vector<double> row_scale;        // largest product per row of C
-  std::optional<ref::Matrix> expected;  // oracle (files) or Libra (R-MAT)
-  std::string check = "oracle";         // what results are compared with
+  std::vector<double> row_scale;         // largest product per row of C
+  std::optional<ref::Matrix> reference;  // the oracle's (files) or Libra's (R-MAT) C
+  bool reference_tried = false;
 };
 
 std::unique_ptr<Problem> load_problem(const MatrixSpec& spec) {
@@ -79,29 +79,28 @@ std::unique_ptr<Problem> load_problem(const MatrixSpec& spec) {
   return p;
 }
 
-// The expected product for algorithm `a` (computed at most once per matrix).
-void prepare_expected(Problem& p, Algorithm a) {
-  if (p.expected) return;
-  if (!p.spec.is_rmat()) {
-    p.expected = ref::spgemm(p.host_a, p.host_b);
-    return;
+// The product algorithm `a` is compared with, or nullptr when its result is
+// checked by C x = A (B x) instead. R-MAT graphs are too large for the sequential
+// oracle: there Libra's result is the reference of the baselines, and Libra's own
+// (and a baseline's, when Libra fails on the graph) is checked by vector.
+const ref::Matrix* reference_for(Problem& p, Algorithm a) {
+  if (p.spec.is_rmat() && a == Algorithm::libra_outer) return nullptr;
+  if (!p.reference_tried) {
+    p.reference_tried = true;
+    if (!p.spec.is_rmat()) {
+      p.reference = ref::spgemm(p.host_a, p.host_b);
+    } else {
+      try {
+        SpgemmOptions o;
+        o.algorithm = SpgemmAlgorithm::outer;
+        p.reference = csr_to_host(spgemm(Exec(), widen(p.A), widen(p.B), o));
+      } catch (const std::exception& e) {
+        std::cerr << "libra_outer failed on " << p.spec.name << " (" << e.what()
+                  << "); checking by C x = A (B x) only\n";
+      }
+    }
   }
-  // R-MAT graphs are too large for the sequential oracle: Libra's own result,
-  // itself checked by C x = A (B x) in its own case, is the reference.
-  if (a == Algorithm::libra_outer) {
-    p.check = "C*x";
-    return;
-  }
-  try {
-    SpgemmOptions o;
-    o.algorithm = SpgemmAlgorithm::outer;
-    p.expected = csr_to_host(spgemm(Exec(), p.A, p.B, o));
-    p.check = "libra";
-  } catch (const std::exception& e) {
-    std::cerr << "libra_outer failed on " << p.spec.name << " (" << e.what()
-              << "); checking by C x = A (B x) only\n";
-    p.check = "C*x";
-  }
+  return p.reference ? &*p.reference : nullptr;
 }
 
 // One algorithm: a timed multiply and its result.
@@ -116,13 +115,33 @@ class Runner {
   virtual std::string label() const { return {}; }
 };
 
+// Libra runs with 64-bit offsets (as the CLI does): the 32-bit offsets cuSPARSE
+// needs cannot hold C beyond 2^31 entries (R-MAT scale 19 and up).
+using WideMatrix = Csr<Scalar, Ordinal, std::size_t, Device>;
+
+struct Widen {
+  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> wide;
+  Matrix::row_map_type narrow;
+  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
+    wide(i) = static_cast<std::size_t>(narrow(i));
+  }
+};
+
+WideMatrix widen(const Matrix& m) {
+  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::row_map"), m.row_map.extent(0));
+  Kokkos::parallel_for("bench::widen", Kokkos::RangePolicy<Exec>(0, row_map.extent(0)),
+                       Widen{row_map, m.row_map});
+  return WideMatrix(m.num_rows, m.num_cols, row_map, m.col_idx, m.values);
+}
+
 class LibraRunner : public Runner {
  public:
-  explicit LibraRunner(const Problem& p) : p_(p) {
+  explicit LibraRunner(const Problem& p) : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = SpgemmAlgorithm::outer;
   }
-  void multiply() override { c_ = spgemm(Exec(), p_.A, p_.B, options_, &stats_); }
-  void release() override { c_ = Matrix(); }
+  void multiply() override { c_ = spgemm(Exec(), a_, b_, options_, &stats_); }
+  void release() override { c_ = WideMatrix(); }
   std::int64_t nnz_c() const override { return c_.nnz(); }
   ref::Matrix result() const override { return csr_to_host(c_); }
   void annotate(benchmark::State& state) const override {
@@ -135,10 +154,10 @@ class LibraRunner : public Runner {
   }
 
  private:
-  const Problem& p_;
+  WideMatrix a_, b_;
   SpgemmOptions options_;
   SpgemmStats stats_;
-  Matrix c_;
+  WideMatrix c_;
 };
 
 class KokkosKernelsRunner : public Runner {
@@ -219,9 +238,10 @@ std::unique_ptr<Runner> make_runner(Algorithm a, const Problem& p,
 }
 
 // "" when the runner's (warm-up) result is right.
-std::string check_result(const Problem& p, const Runner& r) {
+std::string check_result(const Problem& p, const ref::Matrix* reference,
+                         const Runner& r) {
   const ref::Matrix c = r.result();
-  if (p.expected) return compare_product(*p.expected, c, p.row_scale);
+  if (reference) return compare_product(*reference, c, p.row_scale);
   return check_product_by_vector(p.host_a, p.host_b, c);
 }
 
@@ -230,8 +250,9 @@ std::string check_result(const Problem& p, const Runner& r) {
 // check happen once.
 struct Case {
   std::string name;
-  std::unique_ptr<Runner> runner;  // declared before problem: destroyed first
+  std::unique_ptr<Runner> runner;  // refers to current_problem
   std::string error;
+  std::string check;  // "oracle", "libra" or "C*x"
   std::int64_t nnz_c = 0;
 };
 std::unique_ptr<Problem> current_problem;
@@ -247,11 +268,12 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
       current_problem = load_problem(spec);
     }
     Problem& p = *current_problem;
-    prepare_expected(p, a);
+    const ref::Matrix* reference = reference_for(p, a);
+    current_case.check = !reference ? "C*x" : p.spec.is_rmat() ? "libra" : "oracle";
     current_case.runner = make_runner(a, p, options);
     current_case.runner->multiply();
     Exec().fence();
-    if (const auto why = check_result(p, *current_case.runner); !why.empty()) {
+    if (const auto why = check_result(p, reference, *current_case.runner); !why.empty()) {
       current_case.error = "wrong: " + why;
       return;
     }
@@ -310,7 +332,7 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a,
   add_value(state, "products", static_cast<double>(p.products));
   add_value(state, "nnz_C", static_cast<double>(current_case.nnz_c));
   runner.annotate(state);
-  state.SetLabel("kind=" + p.spec.kind + ";check=" + p.check + runner.label());
+  state.SetLabel("kind=" + p.spec.kind + ";check=" + current_case.check + runner.label());
   runner.release();
 }
 

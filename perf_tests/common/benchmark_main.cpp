@@ -174,10 +174,18 @@ Options take_options(int& argc, char** argv) {
 std::string classify_exception(const std::exception& e) {
   const std::string what = e.what();
   // Kokkos 3.4 rethrows a failed host allocation as std::runtime_error.
-  const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
-                   what.find("allocation failure") != std::string::npos ||
-                   what.find("out of memory") != std::string::npos;
-  return (oom ? "oom: " : "error: ") + what;
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
+      what.find("allocation failure") != std::string::npos ||
+      what.find("failed to allocate") != std::string::npos ||
+      what.find("out of memory") != std::string::npos) {
+    return "oom: " + what;
+  }
+  // Libra's checked counts, and cuSPARSE's nnz(C) beyond 32-bit offsets.
+  if (dynamic_cast<const OverflowError*>(&e) != nullptr ||
+      what.find("does not fit") != std::string::npos) {
+    return "overflow: " + what;
+  }
+  return "error: " + what;
 }
 
 }  // namespace libra::bench

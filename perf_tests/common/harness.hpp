@@ -88,8 +88,9 @@ inline void add_peak_mb(benchmark::State& state, std::size_t bytes) {
   add_value(state, "peak_MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
-// The prefix that the report reads a skipped case's category from:
-// "oom: ..." when an allocation failed, "error: ..." for anything else thrown.
+// The prefix that the report reads a skipped case's category from: "oom: ..."
+// when an allocation failed, "overflow: ..." when a count does not fit its index
+// type (nnz(C) beyond 32-bit offsets), "error: ..." for anything else thrown.
 std::string classify_exception(const std::exception& e);
 
 }  // namespace libra::bench

@@ -9,8 +9,8 @@ CONVERT_ORDER = ["csr_to_csc", "transpose", "coo_to_csr", "csr_to_ell", "deep_co
 
 
 def short_status(case):
-    """'ok', 'crash', 'wrong', 'oom', 'error', 'timeout' or 'not run'."""
-    return case["status"].split(" ")[0]
+    """'ok', 'crash', 'wrong', 'oom', 'overflow', 'error', 'timeout' or 'not run'."""
+    return "not run" if case["status"] == "not run" else case["status"].split(" ")[0]
 
 
 def num(x, digits=3):
@@ -28,6 +28,26 @@ def count(x):
 def load_average(ctx):
     load = ctx.get("load_avg")
     return ", ".join(f"{x:.2f}" for x in load) if isinstance(load, list) else "?"
+
+
+def machine_of(context):
+    """The device a case ran on: the GPU when there is one, else the host's CPU."""
+    if "cuda_device" in context:
+        return context["cuda_device"]
+    return f"{context.get('cpu_model', '?')} ({context.get('host_name', '?')})"
+
+
+def mixed_machines(results, what):
+    """A warning line when --resume merged cases run on different machines."""
+    counts = {}
+    for c in results["cases"]:
+        if c["benchmark"] == what and c.get("machine"):
+            counts[c["machine"]] = counts.get(c["machine"], 0) + 1
+    if len(counts) < 2:
+        return []
+    parts = ", ".join(f"{n} on {m}" for m, n in counts.items())
+    return [f"- **Cases from different machines** (merged with --resume): {parts}; "
+            "compare times only within one machine (results.json names each case's)"]
 
 
 def header(results, what):
@@ -54,7 +74,7 @@ def header(results, what):
     lines.append(f"- Run {ctx.get('date', results['generated'])}, median of "
                  f"{results['repetitions']} repetitions per case, each case in its own "
                  f"process; load average at start {load_average(ctx)}")
-    return lines + [""]
+    return lines + mixed_machines(results, what) + [""]
 
 
 def by_matrix(cases, bench):
@@ -105,7 +125,8 @@ def spgemm_markdown(results):
               "was checked before it was timed (against the reference oracle for files; "
               "for R-MAT against Libra's result, and Libra's own by C·x = A·(B·x)); "
               "\"wrong\" marks a result that failed the check, \"crash\" a process that "
-              "died, \"oom\" a failed allocation. Libra/X = Libra's GFLOP/s over X's "
+              "died, \"oom\" a failed allocation, \"overflow\" an nnz(C) beyond 32-bit "
+              "offsets. Libra/X = Libra's GFLOP/s over X's "
               "(above 1: Libra is faster).", ""]
     head = ["matrix", "kind", "nnz(A)", "products", "nnz(C)"]
     for a in algs:
@@ -178,7 +199,8 @@ def bar_chart(table, variants, counter, ylabel, title, path):
     matrices = list(table)
     if not matrices or not variants:
         return
-    fig, ax = plt.subplots(figsize=(max(8.0, 0.55 * len(matrices) * len(variants) ** 0.5), 5))
+    fig, ax = plt.subplots(figsize=(min(18.0, max(8.0, 0.3 * len(matrices) * len(variants))),
+                                    5.5))
     width = 0.8 / len(variants)
     values = [c["counters"].get(counter) for v in table.values() for c in v.values()
               if c["status"] == "ok" and c["counters"].get(counter)]
@@ -205,7 +227,7 @@ def bar_chart(table, variants, counter, ylabel, title, path):
     ax.set_xticklabels(matrices, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
-    ax.grid(axis="y", which="both", alpha=0.3)
+    ax.grid(axis="y", which="major", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -15,6 +15,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,7 +34,7 @@ BENCHMARKS = ("spgemm", "convert")
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--build-dir", required=True,
+    p.add_argument("--build-dir",
                    help="Libra build folder holding perf_tests/bench_spgemm and bench_convert")
     p.add_argument("--out", required=True, help="report folder to write")
     p.add_argument("--matrices", help="folder of real matrices (default: the executables' "
@@ -53,7 +54,12 @@ def parse_args():
                    "cases left are 'not run', to be finished with --resume")
     p.add_argument("--resume", help="an earlier results.json: its finished cases are kept")
     p.add_argument("--title", default="", help="report title (e.g. the machine's role)")
-    return p.parse_args()
+    p.add_argument("--render-only", metavar="RESULTS_JSON",
+                   help="run nothing: write the tables and charts of this results.json")
+    args = p.parse_args()
+    if not args.build_dir and not args.render_only:
+        p.error("--build-dir is required unless --render-only is given")
+    return args
 
 
 def matrix_specs(args):
@@ -112,7 +118,7 @@ def case_parts(name):
 
 
 def status_of_error(message):
-    for status in ("wrong", "oom", "error"):
+    for status in ("wrong", "oom", "overflow", "error"):
         if message.startswith(status + ":"):
             return status
     return "error"
@@ -151,6 +157,13 @@ def result_from_json(case, data):
             "label": parse_label(median.get("label"))}
 
 
+def first_error_message(stdout):
+    """The first error a case reported on stdout (JSON) before its process died: a
+    CUDA error caught as an exception often kills the process only at teardown."""
+    match = re.search(r'"error_message": ("(?:[^"\\]|\\.)*")', stdout)
+    return "reported before dying: " + json.loads(match.group(1)) if match else ""
+
+
 def run_case(exe, args, specs, case, timeout):
     with tempfile.TemporaryDirectory() as tmp:
         out_file = Path(tmp) / "out.json"
@@ -164,7 +177,7 @@ def run_case(exe, args, specs, case, timeout):
         except subprocess.TimeoutExpired:
             return {"status": "timeout", "message": f"killed after {timeout:.0f} s"}, None
         seconds = time.monotonic() - start
-        tail = (proc.stdout[-1500:] + proc.stderr[-2500:]).strip()
+        tail = (first_error_message(proc.stdout) + "\n" + proc.stderr[-2000:]).strip()
         if proc.returncode < 0:
             sig = signal.Signals(-proc.returncode).name
             return {"status": f"crash ({sig})", "message": tail, "seconds": seconds}, None
@@ -185,6 +198,9 @@ def main():
     args = parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.render_only:
+        report_tables.write_reports(json.loads(Path(args.render_only).read_text()), out)
+        return
     os.environ.setdefault("OMP_PROC_BIND", "spread")
     os.environ.setdefault("OMP_PLACES", "threads")
     specs = matrix_specs(args)
@@ -215,8 +231,9 @@ def main():
             result, context = run_case(exe, args, specs, case, timeout)
             if result["status"] == "timeout" and left is not None and timeout < args.timeout:
                 result = {"status": "not run", "message": "time budget spent during the case"}
-            if context and bench not in contexts:
-                contexts[bench] = context
+            if context:
+                contexts.setdefault(bench, context)
+                entry["machine"] = report_tables.machine_of(context)
             entry.update(result)
             cases.append(entry)
             print(f"{case}: {entry['status']}"

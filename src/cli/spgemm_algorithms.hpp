@@ -7,9 +7,19 @@
 #include <vector>
 
 #include "common.hpp"
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spgemm.hpp>
+
+#include "libra/format/convert.hpp"
+#include "libra/format/kokkos_interop.hpp"
 #include "libra/format/mirror.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "reference/reference.hpp"
+
+#if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
+#include "baselines/cusparse_spgemm.hpp"
+#endif
 
 namespace libra::cli {
 
@@ -19,10 +29,11 @@ struct AlgorithmResult {
   SpgemmStats stats;
   double seconds = 0;
   std::string name;
+  std::string space = Space::name();  // where it ran
 };
 
 inline std::vector<std::string> spgemm_algorithm_names() {
-  return {"auto", "outer", "reference"};
+  return {"auto", "outer", "kk", "cusparse", "reference"};
 }
 
 template <class M>
@@ -77,6 +88,119 @@ double compare_with_reference(const M& A, const M& B, const M& C) {
   return worst;
 }
 
+// Scalar products of A * B (what flops count), from the row lengths.
+template <class M>
+std::uint64_t count_products(const M& A, const M& B) {
+  const auto a = to_host(A);
+  const auto b = to_host(B);
+  std::uint64_t n = 0;
+  for (std::size_t p = 0; p < a.col_idx.extent(0); ++p) {
+    const auto k = a.col_idx(p);
+    n += static_cast<std::uint64_t>(b.row_map(k + 1) - b.row_map(k));
+  }
+  return n;
+}
+
+// C's rows sorted by column (Kokkos Kernels leaves them unsorted), outside the timing.
+template <class M>
+M sorted(const M& C) {
+  return libra::to_csr(Space(), libra::to_coo(Space(), C));
+}
+
+// Kokkos Kernels' SpGEMM as its users call it (symbolic + numeric, SPGEMM_KK). It
+// runs on the host space: Kokkos Kernels 3.4's SpGEMM crashes or returns wrong
+// results on Hopper GPUs, and the tool must not crash.
+template <class M>
+AlgorithmResult<M> run_kokkos_kernels(const M& A, const M& B) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using HostDevice = Kokkos::Device<Host, Host::memory_space>;
+  using S = typename M::scalar_type;
+  using O = typename M::ordinal_type;
+  using Off = typename M::offset_type;
+  using Crs = KokkosSparse::CrsMatrix<S, O, HostDevice, void, Off>;
+  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<
+      Off, O, S, Host, Host::memory_space, Host::memory_space>;
+  const Crs a = to_kokkos(copy_to<Host>(A));
+  const Crs b = to_kokkos(copy_to<Host>(B));
+  Crs c;
+  Kokkos::Timer timer;
+  {
+    Handle handle;
+    handle.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
+    KokkosSparse::spgemm_symbolic(handle, a, false, b, false, c);
+    KokkosSparse::spgemm_numeric(handle, a, false, b, false, c);
+    Host().fence();
+  }
+  AlgorithmResult<M> r;
+  r.seconds = timer.seconds();
+  r.C = sorted(copy_to<Space>(from_kokkos(c)));
+  r.stats.products = count_products(A, B);
+  r.stats.flops = 2 * r.stats.products;
+  r.stats.nnz_c = static_cast<std::uint64_t>(r.C.nnz());
+  r.name = "kk";
+  r.space = Host::name();
+  return r;
+}
+
+#if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
+// cuSPARSE's SpGEMM (ALG1, falling back to ALG2/ALG3 for lack of memory), timed
+// as a user pays: estimation, buffers, compute. 32-bit indices only.
+template <class M>
+AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
+  using O = typename M::ordinal_type;
+  using Off = typename M::offset_type;
+  if constexpr (!std::is_same<O, int>::value) {
+    throw Failure(exit_bad_input, "cuSPARSE's SpGEMM takes 32-bit indices; this matrix needs 64");
+  } else {
+    using Narrow = Kokkos::View<int*, Space::memory_space>;
+    const auto narrow = [](const typename M::row_map_type& rm) {
+      Narrow out("libra::cli::row_map32", rm.extent(0));
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rm);
+      auto ho = Kokkos::create_mirror_view(out);
+      for (std::size_t i = 0; i < h.extent(0); ++i) ho(i) = checked_cast<int>(h(i), "nnz");
+      Kokkos::deep_copy(out, ho);
+      return out;
+    };
+    const Narrow a_rm = narrow(A.row_map), b_rm = narrow(B.row_map);
+    const bench::cusparse::CsrView a{A.num_rows, A.num_cols, static_cast<std::int64_t>(A.nnz()),
+                                     a_rm.data(), A.col_idx.data(), A.values.data()};
+    const bench::cusparse::CsrView b{B.num_rows, B.num_cols, static_cast<std::int64_t>(B.nnz()),
+                                     b_rm.data(), B.col_idx.data(), B.values.data()};
+    bench::cusparse::Spgemm spgemm(Kokkos::Cuda().cuda_stream());
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    bench::cusparse::Product product;
+    try {
+      product = spgemm.multiply(a, b);
+    } catch (const bench::cusparse::Error& e) {
+      throw Failure(exit_failure, std::string("cuSPARSE: ") + e.what());
+    }
+    AlgorithmResult<M> r;
+    r.seconds = timer.seconds();
+    const auto& c = product.C;
+    typename M::row_map_non_const_type rm("libra::cli::C::row_map",
+                                          static_cast<std::size_t>(c.rows) + 1);
+    typename M::index_type ci("libra::cli::C::col", static_cast<std::size_t>(c.nnz));
+    typename M::values_type v("libra::cli::C::values", static_cast<std::size_t>(c.nnz));
+    const Kokkos::View<const int*, Space::memory_space, Kokkos::MemoryUnmanaged> crm(
+        c.row_ptr, rm.extent(0));
+    Kokkos::parallel_for(
+        "libra::cli::widen", Kokkos::RangePolicy<Space>(0, rm.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) { rm(i) = static_cast<Off>(crm(i)); });
+    Kokkos::deep_copy(ci, Kokkos::View<const int*, Space::memory_space, Kokkos::MemoryUnmanaged>(
+                              c.col_idx, ci.extent(0)));
+    Kokkos::deep_copy(v, Kokkos::View<const double*, Space::memory_space,
+                                      Kokkos::MemoryUnmanaged>(c.values, v.extent(0)));
+    r.C = M(A.num_rows, B.num_cols, rm, ci, v);
+    r.stats.products = count_products(A, B);
+    r.stats.flops = 2 * r.stats.products;
+    r.stats.nnz_c = static_cast<std::uint64_t>(c.nnz);
+    r.name = std::string("cusparse ") + bench::cusparse::to_string(product.algorithm);
+    return r;
+  }
+}
+#endif
+
 template <class M>
 AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, const M& B,
                                         const SpgemmOptions& options) {
@@ -93,6 +217,14 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
     r.C = from_reference<M>(c);
     r.name = "reference";
     return r;
+  }
+  if (algo == "kk") return run_kokkos_kernels(A, B);
+  if (algo == "cusparse") {
+#if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
+    return run_cusparse(A, B);
+#else
+    throw Failure(exit_usage, "--algo cusparse needs a CUDA build of Libra");
+#endif
   }
   exec.fence();
   Kokkos::Timer timer;

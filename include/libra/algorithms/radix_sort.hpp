@@ -14,6 +14,7 @@
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/spaces.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -150,16 +151,15 @@ void radix_sort_pairs(const Exec& exec, const KeyView& keys, const ValView& vals
   const RadixTiling<Exec> tiling(n);
   const int passes = (key_bits + radix_bits - 1) / radix_bits;
 
-  Kokkos::View<Key*, mem> keys_tmp(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                      "libra::radix_sort::keys"), n);
-  Kokkos::View<Value*, mem> vals_tmp(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                        "libra::radix_sort::values"), n);
+  Kokkos::View<Key*, mem> keys_tmp =
+      temp_view<Key, mem>("libra::radix_sort::keys", n);
+  Kokkos::View<Value*, mem> vals_tmp =
+      temp_view<Value, mem>("libra::radix_sort::values", n);
   const std::size_t table = static_cast<std::size_t>(radix_buckets) * tiling.tiles;
-  Kokkos::View<std::uint64_t*, mem> counts(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::radix_sort::counts"), table);
-  Kokkos::View<std::uint64_t*, mem> offsets(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::radix_sort::offsets"),
-      table + 1);
+  Kokkos::View<std::uint64_t*, mem> counts =
+      temp_view<std::uint64_t, mem>("libra::radix_sort::counts", table);
+  Kokkos::View<std::uint64_t*, mem> offsets =
+      temp_view<std::uint64_t, mem>("libra::radix_sort::offsets", table + 1);
 
   Kokkos::View<Key*, mem> k_src = keys, k_dst = keys_tmp;
   Kokkos::View<Value*, mem> v_src = vals, v_dst = vals_tmp;
@@ -173,7 +173,7 @@ void radix_sort_pairs(const Exec& exec, const KeyView& keys, const ValView& vals
                          hist_policy.set_scratch_size(
                              0, Kokkos::PerTeam(RadixHistogram<Exec, Key>::scratch_bytes())),
                          hist);
-    exclusive_scan(exec, "libra::radix_sort::scan", counts, offsets, "radix sort offsets");
+    exclusive_scan_async(exec, "libra::radix_sort::scan", counts, offsets);
     RadixScatter<Exec, Key, Value> scatter{k_src, v_src, k_dst, v_dst, offsets,
                                            n,     tiling.tile, tiling.tiles, shift, words};
     Kokkos::TeamPolicy<Exec> scatter_policy(exec, static_cast<int>(tiling.tiles),

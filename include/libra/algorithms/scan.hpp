@@ -32,6 +32,21 @@ std::uint64_t exclusive_scan(const Exec& exec, const char* label, const CountVie
   return total;
 }
 
+// The same without reading the total back: no host synchronisation, for callers
+// that know the total cannot overflow (a permutation's offsets, say).
+template <class Exec, class CountView, class OffsetView>
+void exclusive_scan_async(const Exec& exec, const char* label, const CountView& counts,
+                          const OffsetView& offsets) {
+  using offset_t = typename OffsetView::non_const_value_type;
+  const std::size_t n = counts.extent(0);
+  Kokkos::parallel_scan(
+      label, Kokkos::RangePolicy<Exec>(exec, 0, n + 1),
+      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum, const bool final) {
+        if (final) offsets(i) = static_cast<offset_t>(sum);
+        if (i < n) sum += static_cast<std::uint64_t>(counts(i));
+      });
+}
+
 // The last entry of an offsets view, read back to the host.
 template <class Exec, class OffsetView>
 auto last_entry(const Exec& exec, const OffsetView& offsets) {

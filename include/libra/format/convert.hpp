@@ -16,6 +16,7 @@
 #include "libra/format/impl/compressed.hpp"
 #include "libra/format/impl/coo_sort.hpp"
 #include "libra/format/impl/ell.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra {
 
@@ -38,15 +39,14 @@ Csc<S, O, Off, D> to_csc_with_source(const Exec& exec, const Csr<S, O, Off, D>& 
                                      Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source) {
   check_space<Exec, D>();
   using Out = Csc<S, O, Off, D>;
-  typename Out::col_map_non_const_type col_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::col_map"),
-      static_cast<std::size_t>(A.num_cols) + 1);
-  typename Out::index_type row_idx(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::row_idx"), A.nnz());
-  typename Out::values_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::values"), A.nnz());
-  source = Kokkos::View<Off*, typename Out::device_type>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csc::source"), A.nnz());
+  // Temporaries of the caller's workspace when one is active (inside a kernel
+  // that keeps the CSC copy to itself), plain allocations otherwise.
+  using mem = typename Out::memory_space;
+  typename Out::col_map_non_const_type col_map =
+      temp_view<Off, mem>("libra::csc::col_map", static_cast<std::size_t>(A.num_cols) + 1);
+  typename Out::index_type row_idx = temp_view<O, mem>("libra::csc::row_idx", A.nnz());
+  typename Out::values_type values = temp_view<S, mem>("libra::csc::values", A.nnz());
+  source = temp_view<Off, mem>("libra::csc::source", A.nnz());
   transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values, col_map,
                        row_idx, values, source);
   return Out(A.num_rows, A.num_cols, col_map, row_idx, values);

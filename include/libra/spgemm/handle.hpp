@@ -5,6 +5,7 @@
 #include "libra/format/csr.hpp"
 #include "libra/spgemm/impl/outer_plan.hpp"
 #include "libra/spgemm/options.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra {
 
@@ -23,6 +24,7 @@ class SpgemmHandle {
 
   // Internal state, for Libra's own entry points only.
   plan_type& impl_plan() noexcept { return plan_; }
+  impl::Workspace<typename plan_type::mem>& impl_workspace() noexcept { return workspace_; }
   SpgemmStats& impl_stats() noexcept { return stats_; }
   void impl_set_pattern(bool done) noexcept { has_pattern_ = done; }
 
@@ -31,6 +33,7 @@ class SpgemmHandle {
   SpgemmStats stats_;
   bool has_pattern_ = false;
   plan_type plan_;
+  impl::Workspace<typename plan_type::mem> workspace_;  // the plan's temporaries
 };
 
 }  // namespace libra

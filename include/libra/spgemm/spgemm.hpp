@@ -49,6 +49,9 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   st = SpgemmStats{};
   auto& plan = handle.impl_plan();
   plan = typename SpgemmHandle<S, O, Off, D>::plan_type{};
+  handle.impl_workspace().release();
+  using mem = typename D::memory_space;
+  const impl::UseWorkspace<mem> scope(handle.impl_workspace());
   impl::make_outer_plan(exec, plan, A, B, handle.options(), st);
   exec.fence();
   st.seconds_wlt = total.seconds();
@@ -88,6 +91,7 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   Kokkos::Timer total;
   auto& st = handle.impl_stats();
   const double before = st.seconds_total;
+  const impl::UseWorkspace<typename D::memory_space> scope(handle.impl_workspace());
   impl::outer_numeric(exec, plan, A, B, C.values, st);
   exec.fence();
   st.seconds_total = before + total.seconds();

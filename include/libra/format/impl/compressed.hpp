@@ -7,6 +7,7 @@
 
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/algorithms/scan.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -82,11 +83,9 @@ void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
   Kokkos::View<std::uint64_t*, mem> keys64;
   const bool narrow = static_cast<std::uint64_t>(n_minor) <= 0xffffffffULL;
   if (narrow) {
-    keys32 = Kokkos::View<std::uint32_t*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::transpose::keys"), nnz);
+    keys32 = temp_view<std::uint32_t, mem>("libra::transpose::keys", nnz);
   } else {
-    keys64 = Kokkos::View<std::uint64_t*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::transpose::keys"), nnz);
+    keys64 = temp_view<std::uint64_t, mem>("libra::transpose::keys", nnz);
   }
   Kokkos::parallel_for(
       "libra::transpose::keys", Kokkos::RangePolicy<Exec>(exec, 0, nnz),

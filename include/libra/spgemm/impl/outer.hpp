@@ -19,6 +19,7 @@
 #include "libra/spgemm/impl/row_compress_host.hpp"
 #include "libra/spgemm/impl/workload_table.hpp"
 #include "libra/util/memory_budget.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -29,8 +30,8 @@ View product_buffer(const Plan& plan, View& buffer, std::uint64_t products, cons
   if (buffer.extent(0) < products) {
     const std::uint64_t largest =
         plan.chunk_cuts.size() == 2 ? plan.wlt.total_products : plan.capacity;
-    buffer = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                  products > largest ? products : largest);
+    buffer = temp_view<typename View::value_type, typename View::memory_space>(
+        label, products > largest ? products : largest);
   }
   return Kokkos::subview(buffer, Kokkos::make_pair(std::uint64_t(0), products));
 }
@@ -43,8 +44,11 @@ void report_progress(const Plan& plan, int done) {
 // Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =
 // offset(A.row_map(i)), where row i's products start. Returns the chunk's products.
 template <class Exec, class Plan, class RowMap>
-std::uint64_t chunk_offsets(const Exec& exec, const Plan& plan, std::size_t chunk,
+std::uint64_t chunk_offsets(const Exec& exec, Plan& plan, std::size_t chunk,
                             const RowMap& a_row_map, const RowMap& b_row_map) {
+  // One chunk: the symbolic phase's offsets still hold for the numeric phase.
+  if (plan.chunk_cuts.size() == 2 && plan.offsets_of_chunk == 0) return plan.wlt.total_products;
+  plan.offsets_of_chunk = plan.chunk_cuts.size() == 2 ? 0 : -1;
   const std::size_t item_begin = plan.chunk_cuts[chunk];
   const std::size_t item_end = plan.chunk_cuts[chunk + 1];
   chunk_weights(exec, plan.wlt, item_begin, item_end, plan.csc_to_csr, b_row_map, plan.weight);
@@ -100,8 +104,9 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
 
     const RowsOfProducts<Exec, O> rows_of{plan.row_begin, cols};
     const auto row_begin = plan.row_begin;
-    Kokkos::View<std::uint64_t*, mem> unique("libra::spgemm::outer::unique",
-                                              static_cast<std::size_t>(A.num_rows));
+    auto unique = temp_view<std::uint64_t, mem>("libra::spgemm::outer::unique",
+                                                static_cast<std::size_t>(A.num_rows));
+    Kokkos::deep_copy(exec, unique, std::uint64_t(0));  // rows without products stay 0
     if (plan.spa_seen.extent(0) > 0) {
       Kokkos::parallel_for(
           "libra::spgemm::outer::unique_spa",
@@ -113,7 +118,7 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
     }
     const auto bins = plan.spa_seen.extent(0) > 0 ? RowBins<mem>{}
                                                   : bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
-      return shape.bin_of(row_begin(i + 1) - row_begin(i));
+      return shape.pattern_bin_of(row_begin(i + 1) - row_begin(i));
     });
     for (int b = 1; b < shape.big_bin; ++b) {
       if (bins.size(b) == 0) continue;
@@ -236,12 +241,22 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                            F{rows_of, vals, bins.rows, bins.begin[b], c_map, c_col, c_val, cap});
     }
     if (const std::size_t big = bins.size(shape.big_bin)) {
-      using F = AccumulateInPlace<Exec, S, O, Off>;
-      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),
-                                      shape.bin_threads[shape.big_bin]);
-      Kokkos::parallel_for(
-          "libra::spgemm::outer::accumulate_global", policy,
-          F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], c_map, c_col, c_val});
+      if (plan.dense.extent(0) > 0) {
+        using F = AccumulateDense<Exec, S, O, Off>;
+        const std::size_t slots = std::min(big, plan.dense.extent(0));
+        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots),
+                                        shape.bin_threads[shape.big_bin]);
+        Kokkos::parallel_for("libra::spgemm::outer::accumulate_dense", policy,
+                             F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], big, c_map,
+                               c_col, c_val, plan.dense});
+      } else {
+        using F = AccumulateInPlace<Exec, S, O, Off>;
+        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),
+                                        shape.bin_threads[shape.big_bin]);
+        Kokkos::parallel_for(
+            "libra::spgemm::outer::accumulate_global", policy,
+            F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], c_map, c_col, c_val});
+      }
     }
     exec.fence();
     st.seconds_compress += timer.seconds();

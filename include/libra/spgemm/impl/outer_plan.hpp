@@ -17,6 +17,7 @@
 #include "libra/spgemm/impl/workload_table.hpp"
 #include "libra/spgemm/options.hpp"
 #include "libra/util/memory_budget.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -39,7 +40,9 @@ struct OuterPlan {
   Kokkos::View<std::uint64_t*, mem> weight;     // per CSR position of A
   Kokkos::View<std::uint64_t*, mem> offset;     // its exclusive scan
   Kokkos::View<std::uint64_t*, mem> row_begin;  // num_rows + 1
+  int offsets_of_chunk = -1;  // the chunk these three arrays describe, if kept
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slots x words
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;  // slots x columns, for long rows
   O pad = std::numeric_limits<O>::max();
   // Product buffers, reused by every chunk of both phases.
   Kokkos::View<O*, mem> cols_buffer;
@@ -91,10 +94,15 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // Bitmaps for rows too long for scratch: one per concurrent team, at most an
   // eighth of the budget.
   const std::uint64_t words = (static_cast<std::uint64_t>(B.num_cols) + 63) / 64;
-  const std::uint64_t slots_wanted = runs_on_host<Exec> ? Exec().concurrency() : 264;
+  // One bitmap and one dense accumulator per concurrently running team (about
+  // eight teams per multiprocessor), each kind within an eighth of the budget.
+  const std::uint64_t slots_wanted = runs_on_host<Exec> ? Exec().concurrency() : 1024;
   std::uint64_t slots = std::max<std::uint64_t>(1, std::min<std::uint64_t>(
                                                        slots_wanted, budget / 8 / (words * 8 + 1)));
-  std::uint64_t bitmap_bytes = slots * words * 8;
+  const std::uint64_t dense_slots = std::min<std::uint64_t>(
+      slots_wanted, budget / 8 / (static_cast<std::uint64_t>(B.num_cols) * sizeof(S) + 1));
+  std::uint64_t bitmap_bytes =
+      slots * words * 8 + dense_slots * static_cast<std::uint64_t>(B.num_cols) * sizeof(S);
   // Host spaces: a dense accumulator per thread when it takes at most a quarter
   // of the budget.
   std::uint64_t spa_bytes = 0;
@@ -102,10 +110,13 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const std::uint64_t threads = static_cast<std::uint64_t>(exec.concurrency());
     spa_bytes = threads * static_cast<std::uint64_t>(B.num_cols) * (1 + sizeof(S));
     if (options.dense_accumulator && spa_bytes <= budget / 4) {
-      plan.spa_seen = Kokkos::View<char**, Kokkos::LayoutRight, mem>(
-          "libra::spgemm::outer::spa_seen", threads, static_cast<std::size_t>(B.num_cols));
-      plan.spa_acc = Kokkos::View<S**, Kokkos::LayoutRight, mem>(
-          "libra::spgemm::outer::spa_acc", threads, static_cast<std::size_t>(B.num_cols));
+      // Both must start at zero: the kernels leave them so after every row.
+      plan.spa_seen = temp_view2<char, mem>("libra::spgemm::outer::spa_seen", threads,
+                                            static_cast<std::size_t>(B.num_cols));
+      plan.spa_acc = temp_view2<S, mem>("libra::spgemm::outer::spa_acc", threads,
+                                        static_cast<std::size_t>(B.num_cols));
+      Kokkos::deep_copy(exec, plan.spa_seen, char(0));
+      Kokkos::deep_copy(exec, plan.spa_acc, S(0));
     } else {
       spa_bytes = 0;
     }
@@ -138,16 +149,16 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   st.chunks = static_cast<int>(plan.chunk_cuts.size()) - 1;
 
   const auto a_nnz = static_cast<std::size_t>(A.nnz());
-  plan.weight = Kokkos::View<std::uint64_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::weight"), a_nnz);
-  plan.offset = Kokkos::View<std::uint64_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::offset"), a_nnz + 1);
-  plan.row_begin = Kokkos::View<std::uint64_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::row_begin"),
-      static_cast<std::size_t>(A.num_rows) + 1);
-  plan.bitmap = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::bitmap"),
-      slots, words);
+  plan.weight = temp_view<std::uint64_t, mem>("libra::spgemm::outer::weight", a_nnz);
+  plan.offset = temp_view<std::uint64_t, mem>("libra::spgemm::outer::offset", a_nnz + 1);
+  plan.row_begin = temp_view<std::uint64_t, mem>("libra::spgemm::outer::row_begin", static_cast<std::size_t>(A.num_rows) + 1);
+  plan.bitmap = temp_view2<std::uint64_t, mem>("libra::spgemm::outer::bitmap", slots, words);
+  if (spa_bytes == 0 && dense_slots > 0) {
+    plan.dense = temp_view2<S, mem>("libra::spgemm::outer::dense", dense_slots,
+                                    static_cast<std::size_t>(B.num_cols));
+    Kokkos::deep_copy(exec, plan.dense, S(0));  // the kernel leaves it zero after each row
+  }
+  plan.shape.fit_columns(static_cast<std::uint64_t>(B.num_cols));
   std::uint64_t largest_chunk = 0;
   if (st.chunks == 1) largest_chunk = plan.wlt.total_products;
   // (with several chunks each is at most `capacity` products)

@@ -3,6 +3,7 @@
 // B(k,:) piece staged in scratch, and the row bins of the compress step.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "libra/core/spaces.hpp"
@@ -21,6 +22,9 @@ struct OuterShape {
   int unique_capacity = 0;      // products of a row deduplicated in scratch
   int accumulate_capacity = 0;  // C entries of a row accumulated in scratch
   int big_bin = 5;              // rows with more products than unique_capacity
+  // Symbolic rows with more products than this mark a bitmap over C's columns
+  // instead of sorting in scratch (set by fit_columns).
+  std::uint64_t bitmap_threshold = 0;
 
   OuterShape() {
     const int scratch = std::min(Kokkos::TeamPolicy<Exec>::scratch_size_max(0), 40 * 1024) - 64;
@@ -35,6 +39,26 @@ struct OuterShape {
     if (runs_on_host<Exec>) {
       for (int& t : bin_threads) t = 1;
     }
+    bitmap_threshold = static_cast<std::uint64_t>(unique_capacity);
+  }
+
+  // A bitmap costs about a pass over its words to clear and one to read, plus one
+  // atomic per product; a bitonic sort of n keys about n log2(n)^2 / 2 compare-
+  // exchanges. Rows take the bitmap from the length where it is the cheaper.
+  void fit_columns(std::uint64_t columns) {
+    const double words = static_cast<double>((columns + 63) / 64);
+    std::uint64_t t = 32;
+    while (t < static_cast<std::uint64_t>(unique_capacity)) {
+      const double lg = std::log2(static_cast<double>(t));
+      if (static_cast<double>(t) * lg * lg / 2 >= 3 * words + static_cast<double>(t)) break;
+      t *= 2;
+    }
+    bitmap_threshold = t;
+  }
+
+  // Symbolic bin of a row with n products: the bitmap bin above the threshold.
+  KOKKOS_INLINE_FUNCTION int pattern_bin_of(std::uint64_t n) const {
+    return n > bitmap_threshold ? big_bin : bin_of(n);
   }
 
   // Bin of a row with n products: 0 = none, 1..5 = scratch, 6 = too many for scratch.

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "libra/algorithms/scan.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -49,9 +50,8 @@ Pattern<Ordinal, Offset, Mem> pattern_union(const Exec& exec, std::int64_t num_r
                                             const Pattern<Ordinal, Offset, Mem>& x,
                                             const Pattern<Ordinal, Offset, Mem>& y) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::View<Offset*, Mem> counts(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::merge::counts"),
-      static_cast<std::size_t>(num_rows));
+  Kokkos::View<Offset*, Mem> counts =
+      temp_view<Offset, Mem>("libra::spgemm::merge::counts", static_cast<std::size_t>(num_rows));
   Kokkos::parallel_for("libra::spgemm::merge::count", Policy(exec, 0, num_rows),
                        MergeRows<Exec, Ordinal, Offset, false>{x.row_map, y.row_map, x.col,
                                                               y.col, counts, {}});

@@ -8,6 +8,7 @@
 
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/format/impl/compressed.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -30,10 +31,9 @@ RowBins<typename Exec::memory_space> bin_rows(const Exec& exec, std::int64_t num
   using mem = typename Exec::memory_space;
   RowBins<mem> bins;
   const std::size_t n = static_cast<std::size_t>(num_rows);
-  Kokkos::View<std::uint32_t*, mem> keys(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::keys"), n);
-  bins.rows = Kokkos::View<std::uint32_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::rows"), n);
+  Kokkos::View<std::uint32_t*, mem> keys =
+      temp_view<std::uint32_t, mem>("libra::bins::keys", n);
+  bins.rows = temp_view<std::uint32_t, mem>("libra::bins::rows", n);
   const auto rows = bins.rows;
   Kokkos::parallel_for(
       "libra::bins::classify", Kokkos::RangePolicy<Exec>(exec, 0, n),
@@ -42,8 +42,8 @@ RowBins<typename Exec::memory_space> bin_rows(const Exec& exec, std::int64_t num
         rows(i) = static_cast<std::uint32_t>(i);
       });
   radix_sort_pairs(exec, keys, rows, 3);
-  Kokkos::View<std::uint64_t*, mem> begin(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::bins::begin"), max_bins + 1);
+  Kokkos::View<std::uint64_t*, mem> begin =
+      temp_view<std::uint64_t, mem>("libra::bins::begin", max_bins + 1);
   offsets_from_sorted(exec, keys, begin);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), begin);
   for (int b = 0; b <= max_bins; ++b) bins.begin[b] = static_cast<std::size_t>(h(b));

@@ -218,4 +218,48 @@ struct AccumulateInPlace {
   }
 };
 
+// Numeric, long rows of C with room for dense accumulators: each team owns a
+// zeroed array over C's columns; products are added there (one atomic each, no
+// search), then read back along C's pattern, which also re-zeroes them.
+template <class Exec, class Scalar, class Ordinal, class Offset>
+struct AccumulateDense {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+
+  RowsOfProducts<Exec, Ordinal> products;
+  Kokkos::View<const Scalar*, mem> product_val;
+  Kokkos::View<const std::uint32_t*, mem> rows;
+  std::size_t first, count;
+  Kokkos::View<const Offset*, mem> c_row_map;
+  Kokkos::View<const Ordinal*, mem> c_col;
+  Kokkos::View<Scalar*, mem> c_val;
+  Kokkos::View<Scalar**, Kokkos::LayoutRight, mem> dense;  // slots x columns, zero
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const std::size_t slot = static_cast<std::size_t>(team.league_rank());
+    const std::size_t slots = static_cast<std::size_t>(team.league_size());
+    auto acc = Kokkos::subview(dense, slot, Kokkos::ALL());
+    const bool alone = team.team_size() == 1;
+    for (std::size_t j = slot; j < count; j += slots) {
+      const std::uint32_t r = rows(first + j);
+      const std::uint64_t b = products.row_begin(r);
+      const std::uint64_t n = products.row_begin(r + 1) - b;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](std::uint64_t t) {
+        if (alone) {
+          acc(products.col(b + t)) += product_val(b + t);
+        } else {
+          Kokkos::atomic_add(&acc(products.col(b + t)), product_val(b + t));
+        }
+      });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c_row_map(r), c_row_map(r + 1)),
+                           [&](Offset p) {
+                             c_val(p) += acc(c_col(p));
+                             acc(c_col(p)) = Scalar(0);
+                           });
+      team.team_barrier();
+    }
+  }
+};
+
 }  // namespace libra::impl

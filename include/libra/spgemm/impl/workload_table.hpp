@@ -13,6 +13,7 @@
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/error.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -99,9 +100,8 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
   if (wlt.size == 0) return wlt;
 
   // Where each pair's items start: a scan of the item counts.
-  Kokkos::View<std::uint64_t*, mem> first(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::first"),
-      static_cast<std::size_t>(inner) + 1);
+  Kokkos::View<std::uint64_t*, mem> first =
+      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::first", static_cast<std::size_t>(inner) + 1);
   Kokkos::parallel_scan(
       "libra::spgemm::wlt::scan", Policy(exec, 0, inner),
       KOKKOS_LAMBDA(const std::int64_t k, std::uint64_t& sum, const bool final) {
@@ -113,18 +113,18 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
 
   // Unsorted items; the sort key makes heavier items come first (stable: ties in k order).
   const auto n = wlt.size;
-  Kokkos::View<Offset*, mem> a_begin(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::a_begin"), n);
-  Kokkos::View<Offset*, mem> a_end(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::a_end"), n);
-  Kokkos::View<std::int64_t*, mem> ks(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::k"), n);
-  Kokkos::View<std::uint64_t*, mem> prods(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::products"), n);
-  Kokkos::View<std::uint64_t*, mem> keys(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::keys"), n);
-  Kokkos::View<std::uint64_t*, mem> order(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::order"), n);
+  Kokkos::View<Offset*, mem> a_begin =
+      temp_view<Offset, mem>("libra::spgemm::wlt::a_begin", n);
+  Kokkos::View<Offset*, mem> a_end =
+      temp_view<Offset, mem>("libra::spgemm::wlt::a_end", n);
+  Kokkos::View<std::int64_t*, mem> ks =
+      temp_view<std::int64_t, mem>("libra::spgemm::wlt::k", n);
+  Kokkos::View<std::uint64_t*, mem> prods =
+      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::products", n);
+  Kokkos::View<std::uint64_t*, mem> keys =
+      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::keys", n);
+  Kokkos::View<std::uint64_t*, mem> order =
+      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::order", n);
   const std::uint64_t max_workload = totals.max_workload;
   Kokkos::parallel_for(
       "libra::spgemm::wlt::fill", Policy(exec, 0, inner), KOKKOS_LAMBDA(const std::int64_t k) {
@@ -145,14 +145,10 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
       });
   radix_sort_pairs(exec, keys, order, bit_width(max_workload));
 
-  wlt.a_begin = Kokkos::View<Offset*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::a_begin"), n);
-  wlt.a_end = Kokkos::View<Offset*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::a_end"), n);
-  wlt.k = Kokkos::View<std::int64_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::k"), n);
-  wlt.products = Kokkos::View<std::uint64_t*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::products"), n);
+  wlt.a_begin = temp_view<Offset, mem>("libra::spgemm::wlt::a_begin", n);
+  wlt.a_end = temp_view<Offset, mem>("libra::spgemm::wlt::a_end", n);
+  wlt.k = temp_view<std::int64_t, mem>("libra::spgemm::wlt::k", n);
+  wlt.products = temp_view<std::uint64_t, mem>("libra::spgemm::wlt::products", n);
   const auto out = wlt;
   Kokkos::parallel_for(
       "libra::spgemm::wlt::order", Kokkos::RangePolicy<Exec>(exec, 0, n),
@@ -177,9 +173,8 @@ std::vector<std::size_t> plan_chunks(const Exec& exec, const WorkloadTable<Offse
     cuts.push_back(wlt.size);
     return cuts;
   }
-  Kokkos::View<std::uint64_t*, Mem> prefix(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::wlt::prefix"),
-      wlt.size + 1);
+  Kokkos::View<std::uint64_t*, Mem> prefix =
+      temp_view<std::uint64_t, Mem>("libra::spgemm::wlt::prefix", wlt.size + 1);
   exclusive_scan(exec, "libra::spgemm::wlt::prefix", wlt.products, prefix, "products");
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), prefix);
   std::size_t begin = 0;
