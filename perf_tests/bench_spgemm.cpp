@@ -56,6 +56,26 @@ std::vector<Algorithm> algorithms() {
   return all;
 }
 
+// Libra runs with 64-bit offsets (as the CLI does): the 32-bit offsets cuSPARSE
+// needs cannot hold C beyond 2^31 entries (R-MAT scale 19 and up).
+using WideMatrix = Csr<Scalar, Ordinal, std::size_t, Device>;
+
+struct Widen {
+  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> wide;
+  Matrix::row_map_type narrow;
+  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
+    wide(i) = static_cast<std::size_t>(narrow(i));
+  }
+};
+
+WideMatrix widen(const Matrix& m) {
+  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> row_map(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::row_map"), m.row_map.extent(0));
+  Kokkos::parallel_for("bench::widen", Kokkos::RangePolicy<Exec>(0, row_map.extent(0)),
+                       Widen{row_map, m.row_map});
+  return WideMatrix(m.num_rows, m.num_cols, row_map, m.col_idx, m.values);
+}
+
 // One matrix's operands and the reference its products are checked against.
 struct Problem {
   MatrixSpec spec;
@@ -114,26 +134,6 @@ class Runner {
   virtual void annotate(benchmark::State&) const {}
   virtual std::string label() const { return {}; }
 };
-
-// Libra runs with 64-bit offsets (as the CLI does): the 32-bit offsets cuSPARSE
-// needs cannot hold C beyond 2^31 entries (R-MAT scale 19 and up).
-using WideMatrix = Csr<Scalar, Ordinal, std::size_t, Device>;
-
-struct Widen {
-  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> wide;
-  Matrix::row_map_type narrow;
-  KOKKOS_FUNCTION void operator()(const std::size_t i) const {
-    wide(i) = static_cast<std::size_t>(narrow(i));
-  }
-};
-
-WideMatrix widen(const Matrix& m) {
-  Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::row_map"), m.row_map.extent(0));
-  Kokkos::parallel_for("bench::widen", Kokkos::RangePolicy<Exec>(0, row_map.extent(0)),
-                       Widen{row_map, m.row_map});
-  return WideMatrix(m.num_rows, m.num_cols, row_map, m.col_idx, m.values);
-}
 
 class LibraRunner : public Runner {
  public:

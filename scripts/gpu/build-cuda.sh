@@ -27,17 +27,25 @@ mkdir -p "$carry/build" "$carry/lib"
    | xargs -r cp --parents -t "$carry/build")
 (cd "$build" && find . -path ./_deps -prune -o -type f -executable -print \
    | grep -v -e '/CMakeFiles/' -e '\.sh$' | while read -r f; do
-     if file "$f" | grep -q ELF; then
+     if [[ $(file -b "$f") == ELF* ]]; then
        mkdir -p "$carry/build/$(dirname "$f")"
        strip -o "$carry/build/$f" "$f"
      fi
    done)
+# Google Benchmark's library, which the benchmarks find beside them by RPATH.
+if [ -d "$build/perf_tests/lib" ]; then
+  mkdir -p "$carry/build/perf_tests/lib"
+  cp -L "$build"/perf_tests/lib/* "$carry/build/perf_tests/lib/"
+fi
 echo "$build" > "$carry/build-path"
 # Shared libraries the GPU machine does not have (it has libcudart; check the rest).
-for lib in libbenchmark.so.1 libgomp.so.1; do
-  p=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+for lib in libgomp.so.1; do
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l {p = $NF} END {print p}')
   [ -n "$p" ] && cp -L "$p" "$carry/lib/"
 done
+# Compressed, the executables travel in a quarter of the space.
+tar -C "$carry" -cf - build | xz -T0 -6 > "$carry/build.tar.xz"
+rm -rf "$carry/build"
 if [ -d "$root/../shared/matrices" ]; then
   mkdir -p "$carry/shared"
   cp -r "$root/../shared/matrices" "$carry/shared/"

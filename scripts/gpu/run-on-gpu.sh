@@ -7,6 +7,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 carry=$root/_carry/gpu
 build=$(cat "$carry/build-path")          # e.g. /work/main/build/cuda
+[ -d "$carry/build" ] || tar -C "$carry" -xJf "$carry/build.tar.xz"
 src=$(dirname "$(dirname "$build")")      # the source tree it was built from
 if [ "$src" != "$root" ]; then
   mkdir -p "$(dirname "$src")"
