@@ -13,6 +13,8 @@
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -87,10 +89,14 @@ struct Problem {
   bool reference_tried = false;
 };
 
+void trace(const char* step);
+
 std::unique_ptr<Problem> load_problem(const MatrixSpec& spec) {
   auto p = std::make_unique<Problem>();
   p->spec = spec;
+  trace("load_matrix");
   p->A = load_matrix(spec);
+  trace("transpose");
   p->B = p->A.num_rows == p->A.num_cols ? p->A : transpose(Exec(), p->A);
   p->host_a = csr_to_host(p->A);
   p->host_b = p->A.num_rows == p->A.num_cols ? p->host_a : csr_to_host(p->B);
@@ -140,7 +146,11 @@ class LibraRunner : public Runner {
   explicit LibraRunner(const Problem& p) : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = SpgemmAlgorithm::outer;
   }
-  void multiply() override { c_ = spgemm(Exec(), a_, b_, options_, &stats_); }
+  void multiply() override {
+    trace("libra spgemm");
+    c_ = spgemm(Exec(), a_, b_, options_, &stats_);
+    trace("libra spgemm returned");
+  }
   void release() override { c_ = WideMatrix(); }
   std::int64_t nnz_c() const override { return c_.nnz(); }
   ref::Matrix result() const override { return csr_to_host(c_); }
@@ -258,8 +268,15 @@ struct Case {
 std::unique_ptr<Problem> current_problem;
 Case current_case;
 
+// LIBRA_BENCH_TRACE=1 prints each step of a case's preparation on stderr.
+void trace(const char* step) {
+  static const bool on = std::getenv("LIBRA_BENCH_TRACE") != nullptr;
+  if (on) std::fprintf(stderr, "libra_bench: %s\n", step);
+}
+
 void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
                   const Options& options) {
+  trace("prepare");
   current_case = Case();
   current_case.name = name;
   try {
@@ -267,12 +284,16 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
       current_problem.reset();
       current_problem = load_problem(spec);
     }
+    trace("loaded");
     Problem& p = *current_problem;
     const ref::Matrix* reference = reference_for(p, a);
+    trace("reference");
     current_case.check = !reference ? "C*x" : p.spec.is_rmat() ? "libra" : "oracle";
     current_case.runner = make_runner(a, p, options);
+    trace("runner");
     current_case.runner->multiply();
     Exec().fence();
+    trace("multiplied");
     if (const auto why = check_result(p, reference, *current_case.runner); !why.empty()) {
       current_case.error = "wrong: " + why;
       return;

@@ -197,7 +197,7 @@ Command add_spgemm_command(CLI::App& parent) {
   app->add_option("--algo", args->algo, "Algorithm")
       ->check(CLI::IsMember(spgemm_algorithm_names()));
   app->add_option("--memory-budget", args->memory_budget,
-                  "Bytes the intermediate products may use (default: 40% of free memory)");
+                  "Bytes the intermediate products may use (default: a quarter of free memory)");
   app->add_option("--repeat", args->repeat, "Run N times and report the median time")
       ->check(CLI::PositiveNumber);
   app->add_option("-o,--output", args->out, "Write C here (.mtx: Matrix Market, else SNAP)");

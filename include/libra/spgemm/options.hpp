@@ -19,7 +19,7 @@ const char* to_string(SpgemmAlgorithm algorithm) noexcept;
 struct SpgemmOptions {
   SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;
   // Bytes the intermediate products and their bookkeeping may occupy on the
-  // device; 0 = a safe fraction of the device's free memory (util/memory_budget.hpp).
+  // device; 0 = a safe fraction of the device's free memory (a quarter; util/memory_budget.hpp).
   // C itself is not counted: it must fit beside the budget. When the products
   // exceed the budget the work is cut into chunks that each fit.
   std::size_t memory_budget = 0;
