@@ -72,7 +72,8 @@ struct Widen {
 
 WideMatrix widen(const Matrix& m) {
   Kokkos::View<std::size_t*, Kokkos::LayoutLeft, Device> row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::row_map"), m.row_map.extent(0));
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::row_map"),
+      m.row_map.extent(0));
   Kokkos::parallel_for("bench::widen", Kokkos::RangePolicy<Exec>(0, row_map.extent(0)),
                        Widen{row_map, m.row_map});
   return WideMatrix(m.num_rows, m.num_cols, row_map, m.col_idx, m.values);

@@ -37,15 +37,15 @@ TYPED_TEST_SUITE(Convert, TypeList);
 std::vector<libra::ref::Matrix> sample_matrices() {
   using libra::ref::random;
   std::vector<libra::ref::Matrix> out;
-  out.push_back(libra::ref::Matrix{});                       // 0 x 0
-  out.push_back(libra::ref::from_triplets(5, 0, {}));        // no columns
-  out.push_back(libra::ref::from_triplets(0, 7, {}));        // no rows
-  out.push_back(libra::ref::from_triplets(4, 4, {}));        // no entries
+  out.push_back(libra::ref::Matrix{});                 // 0 x 0
+  out.push_back(libra::ref::from_triplets(5, 0, {}));  // no columns
+  out.push_back(libra::ref::from_triplets(0, 7, {}));  // no rows
+  out.push_back(libra::ref::from_triplets(4, 4, {}));  // no entries
   out.push_back(libra::ref::from_triplets(1, 1, {{0, 0, 2.5}}));
-  out.push_back(random(1, 5000, 1500, 11));                  // one long row
-  out.push_back(random(300, 40, 6, 12, 0.5));                // tall, half the rows empty
-  out.push_back(random(40, 3000, 30, 13));                   // wide
-  out.push_back(random(20000, 20000, 8, 14));                // big enough for many tiles
+  out.push_back(random(1, 5000, 1500, 11));    // one long row
+  out.push_back(random(300, 40, 6, 12, 0.5));  // tall, half the rows empty
+  out.push_back(random(40, 3000, 30, 13));     // wide
+  out.push_back(random(20000, 20000, 8, 14));  // big enough for many tiles
   return out;
 }
 
@@ -70,7 +70,8 @@ TYPED_TEST(Convert, CsrCscRoundTrip) {
     const auto B = libra::to_csr(Exec(), C);
     EXPECT_TRUE(libra::test::same_matrix(m, libra::test::to_ref(B), 0));
     const auto At = libra::transpose(Exec(), A);
-    EXPECT_TRUE(libra::test::same_matrix(libra::ref::transpose(m), libra::test::to_ref(At), 0));
+    EXPECT_TRUE(
+        libra::test::same_matrix(libra::ref::transpose(m), libra::test::to_ref(At), 0));
   }
 }
 
@@ -127,10 +128,12 @@ TYPED_TEST(Convert, EllExactHybridAndError) {
                                          typename T::Offset, Device>(m);
     const auto E = libra::to_ell(Exec(), A);  // width = longest row
     EXPECT_EQ(E.tail.nnz(), 0);
-    EXPECT_TRUE(libra::test::same_matrix(m, libra::test::to_ref(libra::to_csr(Exec(), E)), 0));
+    EXPECT_TRUE(
+        libra::test::same_matrix(m, libra::test::to_ref(libra::to_csr(Exec(), E)), 0));
 
     std::int64_t longest = 0;
-    for (std::int64_t i = 0; i < m.rows; ++i) longest = std::max(longest, m.ptr[i + 1] - m.ptr[i]);
+    for (std::int64_t i = 0; i < m.rows; ++i)
+      longest = std::max(longest, m.ptr[i + 1] - m.ptr[i]);
     if (longest < 2) continue;
     libra::EllOptions narrow;
     narrow.width = longest / 2;
@@ -139,14 +142,16 @@ TYPED_TEST(Convert, EllExactHybridAndError) {
     const auto H = libra::to_ell(Exec(), A, narrow);
     EXPECT_EQ(H.width, longest / 2);
     EXPECT_GT(H.tail.nnz(), 0);
-    EXPECT_TRUE(libra::test::same_matrix(m, libra::test::to_ref(libra::to_csr(Exec(), H)), 0));
+    EXPECT_TRUE(
+        libra::test::same_matrix(m, libra::test::to_ref(libra::to_csr(Exec(), H)), 0));
   }
 }
 
 TYPED_TEST(Convert, DenseRoundTrip) {
   using T = TypeParam;
   for (const auto& m0 : sample_matrices()) {
-    if (m0.rows * m0.cols > 5'000'000) continue;  // dense copies of the big ones are pointless
+    if (m0.rows * m0.cols > 5'000'000)
+      continue;  // dense copies of the big ones are pointless
     const auto m = rounded<typename T::Scalar>(m0);
     const auto A = libra::test::from_ref<typename T::Scalar, typename T::Ordinal,
                                          typename T::Offset, Device>(m);
@@ -156,8 +161,7 @@ TYPED_TEST(Convert, DenseRoundTrip) {
     for (std::int64_t j = 0; j < m.cols; ++j)
       for (std::int64_t i = 0; i < m.rows; ++i)
         ASSERT_EQ(static_cast<double>(hD(i, j)), expected[j * m.rows + i]);
-    const auto B =
-        libra::to_csr<typename T::Ordinal, typename T::Offset>(Exec(), D);
+    const auto B = libra::to_csr<typename T::Ordinal, typename T::Offset>(Exec(), D);
     // Exact zeros vanish in a dense round trip; the samples hold none.
     EXPECT_TRUE(libra::test::same_matrix(m, libra::test::to_ref(B), 0));
   }
@@ -195,7 +199,7 @@ TEST(ConvertShape, MismatchedExtentsAreRejected) {
   M::row_map_non_const_type rm("rm", 4);
   M::index_type ci("ci", 3);
   M::values_type v("v", 2);
-  EXPECT_THROW(M(3, 3, rm, ci, v), libra::ShapeError);        // values vs col_idx
+  EXPECT_THROW(M(3, 3, rm, ci, v), libra::ShapeError);  // values vs col_idx
   EXPECT_THROW(M(4, 3, rm, ci, M::values_type("v", 3)), libra::ShapeError);  // row_map
   EXPECT_THROW(M(-1, 3, rm, ci, v), libra::ShapeError);
 }

@@ -30,7 +30,8 @@ void check_sort(std::size_t n, int bits, std::uint64_t seed, std::uint64_t disti
   std::mt19937_64 rng(seed);
   const std::uint64_t mask = bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
   std::vector<Key> keys(n);
-  for (auto& k : keys) k = static_cast<Key>((rng() % distinct) * 0x9E3779B97F4A7C15ULL & mask);
+  for (auto& k : keys)
+    k = static_cast<Key>((rng() % distinct) * 0x9E3779B97F4A7C15ULL & mask);
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),

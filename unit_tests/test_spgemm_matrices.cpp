@@ -30,7 +30,8 @@ std::vector<std::string> matrix_files(const std::string& dir) {
       const auto dot = name.rfind('.');
       if (dot == std::string::npos) continue;
       const std::string ext = name.substr(dot);
-      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt")) files.push_back(dir + "/" + name);
+      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt"))
+        files.push_back(dir + "/" + name);
     }
     closedir(d);
   }

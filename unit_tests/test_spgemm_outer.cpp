@@ -22,7 +22,9 @@ struct Types {
   // a few roundings of (largest product) x (products summed into the row), the
   // worst case of float summation.
   static bool is_double() { return std::is_same<S, double>::value; }
-  static double tol() { return is_double() ? 1e-12 : 4 * std::numeric_limits<float>::epsilon(); }
+  static double tol() {
+    return is_double() ? 1e-12 : 4 * std::numeric_limits<float>::epsilon();
+  }
   static std::vector<double> scale(const std::vector<double>& largest,
                                    const std::vector<double>& terms) {
     if (is_double()) return largest;
@@ -78,7 +80,8 @@ void check_product(const libra::ref::Matrix& a0, const libra::ref::Matrix& b0,
   const auto scale = T::scale(largest, terms);
   libra::SpgemmStats stats;
   const auto C = libra::spgemm(Exec(), A, B, options, &stats);
-  EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), T::tol(), &scale))
+  EXPECT_TRUE(
+      libra::test::same_matrix(expected, libra::test::to_ref(C), T::tol(), &scale))
       << a.rows << "x" << a.cols << " * " << b.rows << "x" << b.cols;
   EXPECT_EQ(stats.products, libra::ref::spgemm_products(a, b));
   EXPECT_EQ(stats.flops, 2 * stats.products);
@@ -89,9 +92,12 @@ void check_product(const libra::ref::Matrix& a0, const libra::ref::Matrix& b0,
 TYPED_TEST(SpgemmOuter, RandomSquareAndRectangular) {
   using libra::ref::random;
   check_product<TypeParam>(random(500, 500, 6, 1), random(500, 500, 6, 2));
-  check_product<TypeParam>(random(300, 700, 5, 3), random(700, 200, 4, 4));  // rectangular
-  check_product<TypeParam>(random(50, 3000, 40, 5), random(3000, 60, 3, 6));  // wide inner
-  check_product<TypeParam>(random(4000, 20, 3, 7), random(20, 5000, 30, 8));  // narrow inner
+  check_product<TypeParam>(random(300, 700, 5, 3),
+                           random(700, 200, 4, 4));  // rectangular
+  check_product<TypeParam>(random(50, 3000, 40, 5),
+                           random(3000, 60, 3, 6));  // wide inner
+  check_product<TypeParam>(random(4000, 20, 3, 7),
+                           random(20, 5000, 30, 8));  // narrow inner
 }
 
 TYPED_TEST(SpgemmOuter, SkewedGraphs) {
@@ -115,7 +121,8 @@ TYPED_TEST(SpgemmOuter, EmptyAndDegenerate) {
   check_product<TypeParam>(from_triplets(5, 0, {}), from_triplets(0, 7, {}));
   check_product<TypeParam>(from_triplets(4, 6, {}), random(6, 3, 2, 1));
   check_product<TypeParam>(random(30, 30, 3, 9, 0.9), random(30, 30, 3, 10, 0.9));
-  check_product<TypeParam>(from_triplets(1, 1, {{0, 0, 3.0}}), from_triplets(1, 1, {{0, 0, 0.5}}));
+  check_product<TypeParam>(from_triplets(1, 1, {{0, 0, 3.0}}),
+                           from_triplets(1, 1, {{0, 0, 0.5}}));
 }
 
 TYPED_TEST(SpgemmOuter, GpuPathsOnEverySpace) {
@@ -143,8 +150,9 @@ TYPED_TEST(SpgemmOuter, TinyBudgetForcesManyChunks) {
 TYPED_TEST(SpgemmOuter, BudgetBelowTheBookkeepingIsAClearError) {
   const auto g = rounded<typename TypeParam::Scalar>(skewed(500, 13));
   using Csr = typename TypeParam::Csr;
-  const auto A = libra::test::from_ref<typename TypeParam::Scalar, typename Csr::ordinal_type,
-                                       typename Csr::offset_type, Device>(g);
+  const auto A =
+      libra::test::from_ref<typename TypeParam::Scalar, typename Csr::ordinal_type,
+                            typename Csr::offset_type, Device>(g);
   libra::SpgemmOptions options;
   options.memory_budget = 100;
   EXPECT_THROW(libra::spgemm(Exec(), A, A, options), libra::ArgumentError);
@@ -169,8 +177,8 @@ TYPED_TEST(SpgemmOuter, NumericReusesThePattern) {
     std::vector<double> largest, terms;
     const auto expected = libra::ref::spgemm(a, b, &largest, &terms);
     const auto scale = TypeParam::scale(largest, terms);
-    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), TypeParam::tol(),
-                                         &scale));
+    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C),
+                                         TypeParam::tol(), &scale));
   }
 }
 
@@ -179,15 +187,19 @@ TYPED_TEST(SpgemmOuter, ShapesAreChecked) {
   using Csr = typename TypeParam::Csr;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
-  const auto A = libra::test::from_ref<S, O, Off, Device>(libra::ref::random(10, 20, 2, 1));
-  const auto B = libra::test::from_ref<S, O, Off, Device>(libra::ref::random(21, 5, 2, 2));
+  const auto A =
+      libra::test::from_ref<S, O, Off, Device>(libra::ref::random(10, 20, 2, 1));
+  const auto B =
+      libra::test::from_ref<S, O, Off, Device>(libra::ref::random(21, 5, 2, 2));
   EXPECT_THROW(libra::spgemm(Exec(), A, B), libra::ShapeError);
-  const auto Q = libra::test::from_ref<S, O, Off, Device>(libra::ref::random(20, 20, 2, 3));
+  const auto Q =
+      libra::test::from_ref<S, O, Off, Device>(libra::ref::random(20, 20, 2, 3));
   libra::SpgemmHandle<S, O, Off, Device> handle;
   Csr C;
   EXPECT_THROW(libra::spgemm_numeric(Exec(), handle, Q, Q, C), libra::ArgumentError);
   libra::spgemm_symbolic(Exec(), handle, Q, Q, C);
-  const auto R = libra::test::from_ref<S, O, Off, Device>(libra::ref::random(20, 20, 4, 4));
+  const auto R =
+      libra::test::from_ref<S, O, Off, Device>(libra::ref::random(20, 20, 4, 4));
   EXPECT_THROW(libra::spgemm_numeric(Exec(), handle, R, R, C), libra::ShapeError);
 }
 
@@ -200,8 +212,8 @@ TEST(SpgemmOuterKokkosSparse, CrsMatrixInAndOut) {
   const auto expected = libra::ref::spgemm(a, a, &scale);
   EXPECT_TRUE(libra::test::same_matrix(
       expected,
-      libra::test::compressed_to_ref(C.numRows(), C.numCols(), C.graph.row_map, C.graph.entries,
-                                     C.values),
+      libra::test::compressed_to_ref(C.numRows(), C.numCols(), C.graph.row_map,
+                                     C.graph.entries, C.values),
       1e-12, &scale));
 }
 

@@ -7,31 +7,21 @@
 #include <string>
 #include <vector>
 
+#include "reference/bridge.hpp"
 #include "reference/reference.hpp"
 
 namespace libra::bench {
 
-// A compressed matrix (row_map/col_idx/values views on any memory space) copied
-// to the host in the oracle's form, rows exactly as stored.
+// Libra -> oracle copies (reference/bridge.hpp), under the names the benchmarks use.
 template <class RowMap, class Index, class Values>
 ref::Matrix compressed_to_host(std::int64_t rows, std::int64_t cols,
                                const RowMap& row_map, const Index& idx,
                                const Values& val) {
-  const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
-  const auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), idx);
-  const auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), val);
-  ref::Matrix m;
-  m.rows = rows;
-  m.cols = cols;
-  m.ptr.assign(hp.data(), hp.data() + hp.extent(0));
-  m.col.assign(hi.data(), hi.data() + hi.extent(0));
-  m.val.assign(hv.data(), hv.data() + hv.extent(0));
-  return m;
+  return ref::compressed_to_ref(rows, cols, row_map, idx, val);
 }
-
 template <class Csr>
 ref::Matrix csr_to_host(const Csr& A) {
-  return compressed_to_host(A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values);
+  return ref::from_csr(A);
 }
 
 // For each row i of A * B, the largest |a_ik * b_kj| (0 for an empty row): the

@@ -43,7 +43,8 @@ int run(int argc, char* argv[]) {
       "Progress is shown on stderr when it is a terminal (after LIBRA_PROGRESS_DELAY\n"
       "seconds, default 1).");
   const std::vector<Command> commands = {add_info_command(app), add_convert_command(app),
-                                         add_spgemm_command(app), add_simrank_command(app)};
+                                         add_spgemm_command(app),
+                                         add_simrank_command(app)};
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 wants them so
   try {

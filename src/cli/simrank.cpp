@@ -24,13 +24,15 @@ struct SimrankArgs {
 template <class M>
 int run(const SimrankArgs& args, const M& W) {
   if (W.num_rows != W.num_cols) {
-    throw Failure(exit_bad_input, args.file + ": SimRank needs a square adjacency matrix, got " +
-                                      std::to_string(W.num_rows) + " x " +
-                                      std::to_string(W.num_cols));
+    throw Failure(exit_bad_input,
+                  args.file + ": SimRank needs a square adjacency matrix, got " +
+                      std::to_string(W.num_rows) + " x " + std::to_string(W.num_cols));
   }
   SimrankOptions options = args.options;
   Progress progress("simrank");
-  options.progress = [&progress](int done, int total) { progress.update(done, total); };
+  options.progress = [&progress](int done, int total) {
+    progress.update(done, total);
+  };
   SimrankResult<M> r;
   try {
     r = simrank(Space(), W, options);
@@ -61,14 +63,15 @@ int run(const SimrankArgs& args, const M& W) {
     j["execution_space"] = Space::name();
     std::cout << j.dump(2) << '\n';
   } else {
-    std::printf("SimRank on %s: %lld nodes, %llu edges, c = %g, %d iterations, threshold %g\n",
-                Space::name(), static_cast<long long>(W.num_rows),
-                static_cast<unsigned long long>(W.nnz()), options.decay, options.iterations,
-                options.threshold);
+    std::printf(
+        "SimRank on %s: %lld nodes, %llu edges, c = %g, %d iterations, threshold %g\n",
+        Space::name(), static_cast<long long>(W.num_rows),
+        static_cast<unsigned long long>(W.nnz()), options.decay, options.iterations,
+        options.threshold);
     for (std::size_t k = 0; k < r.iterations.size(); ++k) {
       const auto& it = r.iterations[k];
-      std::printf("  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n", k + 1,
-                  static_cast<unsigned long long>(it.nnz),
+      std::printf("  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n",
+                  k + 1, static_cast<unsigned long long>(it.nnz),
                   static_cast<unsigned long long>(it.pruned),
                   static_cast<unsigned long long>(it.products), it.seconds * 1e3);
     }
@@ -92,7 +95,8 @@ Command add_simrank_command(CLI::App& parent) {
   auto args = std::make_shared<SimrankArgs>();
   CLI::App* app = parent.add_subcommand(
       "simrank", "SimRank similarities of a graph: S = c Wn^T S Wn + (1 - c) I");
-  app->add_option("G", args->file, "Graph: Matrix Market file or SNAP edge list")->required();
+  app->add_option("G", args->file, "Graph: Matrix Market file or SNAP edge list")
+      ->required();
   app->add_option("--decay", args->options.decay, "Decay factor c, in (0, 1)")
       ->default_val(0.8);
   app->add_option("--iterations", args->options.iterations, "Iterations (>= 0)")
@@ -108,8 +112,9 @@ Command add_simrank_command(CLI::App& parent) {
       "without in-edges keeps a zero column); S_0 = I. Each iteration is two sparse\n"
       "products (lbGEMM), T = Wn^T S_k and S_{k+1} = c T Wn + (1 - c) I.");
   return {app, [args] {
-            return visit_matrix(args->file, read_options(args->one_based),
-                                [&](const auto& W, const auto&) { return run(*args, W); });
+            return visit_matrix(
+                args->file, read_options(args->one_based),
+                [&](const auto& W, const auto&) { return run(*args, W); });
           }};
 }
 

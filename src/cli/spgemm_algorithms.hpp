@@ -6,15 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "common.hpp"
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spgemm.hpp>
+#include "common.hpp"
 
 #include "libra/format/convert.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/format/mirror.hpp"
 #include "libra/spgemm/spgemm.hpp"
+#include "reference/bridge.hpp"
 #include "reference/reference.hpp"
 
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
@@ -38,35 +39,13 @@ inline std::vector<std::string> spgemm_algorithm_names() {
 
 template <class M>
 ref::Matrix to_reference(const M& A) {
-  const auto h = to_host(A);
-  ref::Matrix m;
-  m.rows = h.num_rows;
-  m.cols = h.num_cols;
-  m.ptr.assign(h.row_map.data(), h.row_map.data() + h.row_map.extent(0));
-  m.col.assign(h.col_idx.data(), h.col_idx.data() + h.col_idx.extent(0));
-  m.val.assign(h.values.data(), h.values.data() + h.values.extent(0));
-  return m;
+  return ref::from_csr(A);
 }
 
 template <class M>
 M from_reference(const ref::Matrix& m) {
-  using O = typename M::ordinal_type;
-  using Off = typename M::offset_type;
-  typename M::row_map_non_const_type rm("libra::cli::C::row_map", m.ptr.size());
-  typename M::index_type ci("libra::cli::C::col", m.col.size());
-  typename M::values_type v("libra::cli::C::values", m.val.size());
-  auto hrm = Kokkos::create_mirror_view(rm);
-  auto hci = Kokkos::create_mirror_view(ci);
-  auto hv = Kokkos::create_mirror_view(v);
-  for (std::size_t i = 0; i < m.ptr.size(); ++i) hrm(i) = static_cast<Off>(m.ptr[i]);
-  for (std::size_t i = 0; i < m.col.size(); ++i) {
-    hci(i) = static_cast<O>(m.col[i]);
-    hv(i) = m.val[i];
-  }
-  Kokkos::deep_copy(rm, hrm);
-  Kokkos::deep_copy(ci, hci);
-  Kokkos::deep_copy(v, hv);
-  return M(static_cast<O>(m.rows), static_cast<O>(m.cols), rm, ci, v);
+  return ref::to_csr<typename M::scalar_type, typename M::ordinal_type,
+                     typename M::offset_type, typename M::device_type>(m);
 }
 
 // The largest |C - oracle| relative to the largest product of its row, or
@@ -150,22 +129,26 @@ AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
   using O = typename M::ordinal_type;
   using Off = typename M::offset_type;
   if constexpr (!std::is_same<O, int>::value) {
-    throw Failure(exit_bad_input, "cuSPARSE's SpGEMM takes 32-bit indices; this matrix needs 64");
+    throw Failure(exit_bad_input,
+                  "cuSPARSE's SpGEMM takes 32-bit indices; this matrix needs 64");
   } else {
     using Narrow = Kokkos::View<int*, Space::memory_space>;
     const auto narrow = [](const typename M::row_map_type& rm) {
       Narrow out("libra::cli::row_map32", rm.extent(0));
       const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rm);
       auto ho = Kokkos::create_mirror_view(out);
-      for (std::size_t i = 0; i < h.extent(0); ++i) ho(i) = checked_cast<int>(h(i), "nnz");
+      for (std::size_t i = 0; i < h.extent(0); ++i)
+        ho(i) = checked_cast<int>(h(i), "nnz");
       Kokkos::deep_copy(out, ho);
       return out;
     };
     const Narrow a_rm = narrow(A.row_map), b_rm = narrow(B.row_map);
-    const bench::cusparse::CsrView a{A.num_rows, A.num_cols, static_cast<std::int64_t>(A.nnz()),
-                                     a_rm.data(), A.col_idx.data(), A.values.data()};
-    const bench::cusparse::CsrView b{B.num_rows, B.num_cols, static_cast<std::int64_t>(B.nnz()),
-                                     b_rm.data(), B.col_idx.data(), B.values.data()};
+    const bench::cusparse::CsrView a{
+        A.num_rows,  A.num_cols,       static_cast<std::int64_t>(A.nnz()),
+        a_rm.data(), A.col_idx.data(), A.values.data()};
+    const bench::cusparse::CsrView b{
+        B.num_rows,  B.num_cols,       static_cast<std::int64_t>(B.nnz()),
+        b_rm.data(), B.col_idx.data(), B.values.data()};
     bench::cusparse::Spgemm spgemm(Kokkos::Cuda().cuda_stream());
     Kokkos::fence();
     Kokkos::Timer timer;
@@ -187,10 +170,12 @@ AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
     Kokkos::parallel_for(
         "libra::cli::widen", Kokkos::RangePolicy<Space>(0, rm.extent(0)),
         KOKKOS_LAMBDA(const std::size_t i) { rm(i) = static_cast<Off>(crm(i)); });
-    Kokkos::deep_copy(ci, Kokkos::View<const int*, Space::memory_space, Kokkos::MemoryUnmanaged>(
-                              c.col_idx, ci.extent(0)));
-    Kokkos::deep_copy(v, Kokkos::View<const double*, Space::memory_space,
-                                      Kokkos::MemoryUnmanaged>(c.values, v.extent(0)));
+    Kokkos::deep_copy(
+        ci, Kokkos::View<const int*, Space::memory_space, Kokkos::MemoryUnmanaged>(
+                c.col_idx, ci.extent(0)));
+    Kokkos::deep_copy(
+        v, Kokkos::View<const double*, Space::memory_space, Kokkos::MemoryUnmanaged>(
+               c.values, v.extent(0)));
     r.C = M(A.num_rows, B.num_cols, rm, ci, v);
     r.stats.products = count_products(A, B);
     r.stats.flops = 2 * r.stats.products;
@@ -231,8 +216,9 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
   r.C = spgemm(exec, A, B, options, &r.stats);
   exec.fence();
   r.seconds = timer.seconds();
-  r.name = to_string(options.algorithm == SpgemmAlgorithm::automatic ? SpgemmAlgorithm::outer
-                                                                      : options.algorithm);
+  r.name =
+      to_string(options.algorithm == SpgemmAlgorithm::automatic ? SpgemmAlgorithm::outer
+                                                                : options.algorithm);
   return r;
 }
 

@@ -4,6 +4,8 @@
 
 namespace libra {
 
-const char* version() noexcept { return LIBRA_VERSION_STRING; }
+const char* version() noexcept {
+  return LIBRA_VERSION_STRING;
+}
 
 }  // namespace libra

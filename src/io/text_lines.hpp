@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,7 +29,8 @@ inline bool is_space(char c) {
 // The first non-space character of `line`, or '\0' for a blank line.
 inline std::optional<char> first_visible(std::string_view line) {
   for (char c : line) {
-    if (!is_space(c)) return c;  // a NUL byte is visible: binary input must not pass as blank
+    if (!is_space(c))
+      return c;  // a NUL byte is visible: binary input must not pass as blank
   }
   return std::nullopt;
 }

@@ -8,17 +8,19 @@
 namespace libra::ref {
 
 Matrix from_triplets(std::int64_t rows, std::int64_t cols, std::vector<Triplet> entries) {
-  std::stable_sort(entries.begin(), entries.end(), [](const Triplet& a, const Triplet& b) {
-    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
-                                            : std::get<1>(a) < std::get<1>(b);
-  });
+  std::stable_sort(
+      entries.begin(), entries.end(), [](const Triplet& a, const Triplet& b) {
+        return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b)
+                                                : std::get<1>(a) < std::get<1>(b);
+      });
   Matrix m;
   m.rows = rows;
   m.cols = cols;
   m.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto [r, c, v] = entries[i];
-    if (r < 0 || r >= rows || c < 0 || c >= cols) throw std::out_of_range("triplet index");
+    if (r < 0 || r >= rows || c < 0 || c >= cols)
+      throw std::out_of_range("triplet index");
     if (i > 0 && std::get<0>(entries[i - 1]) == r && std::get<1>(entries[i - 1]) == c) {
       m.val.back() += v;
       continue;
@@ -35,7 +37,8 @@ std::vector<Triplet> to_triplets(const Matrix& A) {
   std::vector<Triplet> t;
   t.reserve(A.col.size());
   for (std::int64_t r = 0; r < A.rows; ++r) {
-    for (std::int64_t p = A.ptr[r]; p < A.ptr[r + 1]; ++p) t.emplace_back(r, A.col[p], A.val[p]);
+    for (std::int64_t p = A.ptr[r]; p < A.ptr[r + 1]; ++p)
+      t.emplace_back(r, A.col[p], A.val[p]);
   }
   return t;
 }

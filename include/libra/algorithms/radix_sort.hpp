@@ -61,7 +61,12 @@ struct RadixHistogram {
     const std::size_t begin = t * tile;
     const std::size_t end = begin + tile < n ? begin + tile : n;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](std::size_t i) {
-      Kokkos::atomic_increment(&hist((keys(i) >> shift) & (radix_buckets - 1)));
+      auto& count = hist((keys(i) >> shift) & (radix_buckets - 1));
+      if (team.team_size() == 1) {
+        ++count;  // a lone thread (host spaces): no atomic needed
+      } else {
+        Kokkos::atomic_increment(&count);
+      }
     });
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, radix_buckets),
@@ -92,7 +97,8 @@ struct RadixScatter {
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     u64_scratch cursor(team.team_scratch(0), radix_buckets);
-    u64_scratch mask(team.team_scratch(0), static_cast<std::size_t>(radix_buckets) * words);
+    u64_scratch mask(team.team_scratch(0),
+                     static_cast<std::size_t>(radix_buckets) * words);
     const std::size_t t = static_cast<std::size_t>(team.league_rank());
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, radix_buckets), [&](int d) {
       cursor(d) = offsets(d * tiles + t);
@@ -101,6 +107,16 @@ struct RadixScatter {
     team.team_barrier();
     const std::size_t begin = t * tile;
     const std::size_t end = begin + tile < n ? begin + tile : n;
+    if (team.team_size() == 1) {
+      // A lone thread walks its tile in order, which is already stable.
+      for (std::size_t i = begin; i < end; ++i) {
+        const Key key = keys_in(i);
+        const std::uint64_t pos = cursor((key >> shift) & (radix_buckets - 1))++;
+        keys_out(pos) = key;
+        vals_out(pos) = vals_in(i);
+      }
+      return;
+    }
     const int me = team.team_rank();
     const int my_word = me / 64;
     const std::uint64_t my_bit = std::uint64_t(1) << (me % 64);
@@ -151,8 +167,7 @@ void radix_sort_pairs(const Exec& exec, const KeyView& keys, const ValView& vals
   const RadixTiling<Exec> tiling(n);
   const int passes = (key_bits + radix_bits - 1) / radix_bits;
 
-  Kokkos::View<Key*, mem> keys_tmp =
-      temp_view<Key, mem>("libra::radix_sort::keys", n);
+  Kokkos::View<Key*, mem> keys_tmp = temp_view<Key, mem>("libra::radix_sort::keys", n);
   Kokkos::View<Value*, mem> vals_tmp =
       temp_view<Value, mem>("libra::radix_sort::values", n);
   const std::size_t table = static_cast<std::size_t>(radix_buckets) * tiling.tiles;
@@ -169,20 +184,21 @@ void radix_sort_pairs(const Exec& exec, const KeyView& keys, const ValView& vals
     RadixHistogram<Exec, Key> hist{k_src, counts, n, tiling.tile, tiling.tiles, shift};
     Kokkos::TeamPolicy<Exec> hist_policy(exec, static_cast<int>(tiling.tiles),
                                          tiling.team_size);
-    Kokkos::parallel_for("libra::radix_sort::histogram",
-                         hist_policy.set_scratch_size(
-                             0, Kokkos::PerTeam(RadixHistogram<Exec, Key>::scratch_bytes())),
-                         hist);
+    Kokkos::parallel_for(
+        "libra::radix_sort::histogram",
+        hist_policy.set_scratch_size(
+            0, Kokkos::PerTeam(RadixHistogram<Exec, Key>::scratch_bytes())),
+        hist);
     exclusive_scan_async(exec, "libra::radix_sort::scan", counts, offsets);
-    RadixScatter<Exec, Key, Value> scatter{k_src, v_src, k_dst, v_dst, offsets,
-                                           n,     tiling.tile, tiling.tiles, shift, words};
+    RadixScatter<Exec, Key, Value> scatter{
+        k_src, v_src, k_dst, v_dst, offsets, n, tiling.tile, tiling.tiles, shift, words};
     Kokkos::TeamPolicy<Exec> scatter_policy(exec, static_cast<int>(tiling.tiles),
                                             tiling.team_size);
     Kokkos::parallel_for(
         "libra::radix_sort::scatter",
         scatter_policy.set_scratch_size(
-            0, Kokkos::PerTeam(RadixScatter<Exec, Key, Value>::scratch_bytes(
-                   tiling.team_size))),
+            0, Kokkos::PerTeam(
+                   RadixScatter<Exec, Key, Value>::scratch_bytes(tiling.team_size))),
         scatter);
     std::swap(k_src, k_dst);
     std::swap(v_src, v_dst);

@@ -48,7 +48,8 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& team, const KeyView& keys, i
     return;
   }
   const int m = next_pow2(n);
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n, m), [&](int i) { keys(i) = pad; });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n, m),
+                       [&](int i) { keys(i) = pad; });
   team.team_barrier();
   for (int k = 2; k <= m; k <<= 1) {
     for (int j = k >> 1; j > 0; j >>= 1) {
@@ -74,14 +75,15 @@ template <class Member, class KeyView, class OutView, class TotalView>
 KOKKOS_INLINE_FUNCTION int team_unique(const Member& team, const KeyView& keys, int n,
                                        const OutView& out, const TotalView& total) {
   if (n == 0) return 0;
-  Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n), [&](int i, int& pos, bool final) {
-    const bool head = i == 0 || keys(i) != keys(i - 1);
-    if (final) {
-      if (head) out(pos) = keys(i);
-      if (i == n - 1) total() = pos + (head ? 1 : 0);
-    }
-    pos += head ? 1 : 0;
-  });
+  Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n),
+                        [&](int i, int& pos, bool final) {
+                          const bool head = i == 0 || keys(i) != keys(i - 1);
+                          if (final) {
+                            if (head) out(pos) = keys(i);
+                            if (i == n - 1) total() = pos + (head ? 1 : 0);
+                          }
+                          pos += head ? 1 : 0;
+                        });
   team.team_barrier();
   return total();
 }

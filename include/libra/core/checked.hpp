@@ -30,8 +30,8 @@ T checked_cast(U value, const char* what) {
   }
   if (!fits) {
     throw OverflowError(std::string(what) + " (" + std::to_string(value) +
-                        ") does not fit the " + std::to_string(sizeof(T) * 8) +
-                        "-bit " + (std::is_signed<T>::value ? "signed" : "unsigned") +
+                        ") does not fit the " + std::to_string(sizeof(T) * 8) + "-bit " +
+                        (std::is_signed<T>::value ? "signed" : "unsigned") +
                         " type it must be stored in");
   }
   return static_cast<T>(value);

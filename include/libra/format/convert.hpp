@@ -35,20 +35,21 @@ void check_space() {
 namespace impl {
 // CSR -> CSC that also returns, for every CSC entry, the CSR position it came from.
 template <class Exec, class S, class O, class Off, class D>
-Csc<S, O, Off, D> to_csc_with_source(const Exec& exec, const Csr<S, O, Off, D>& A,
-                                     Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source) {
+Csc<S, O, Off, D> to_csc_with_source(
+    const Exec& exec, const Csr<S, O, Off, D>& A,
+    Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source) {
   check_space<Exec, D>();
   using Out = Csc<S, O, Off, D>;
   // Temporaries of the caller's workspace when one is active (inside a kernel
   // that keeps the CSC copy to itself), plain allocations otherwise.
   using mem = typename Out::memory_space;
-  typename Out::col_map_non_const_type col_map =
-      temp_view<Off, mem>("libra::csc::col_map", static_cast<std::size_t>(A.num_cols) + 1);
+  typename Out::col_map_non_const_type col_map = temp_view<Off, mem>(
+      "libra::csc::col_map", static_cast<std::size_t>(A.num_cols) + 1);
   typename Out::index_type row_idx = temp_view<O, mem>("libra::csc::row_idx", A.nnz());
   typename Out::values_type values = temp_view<S, mem>("libra::csc::values", A.nnz());
   source = temp_view<Off, mem>("libra::csc::source", A.nnz());
-  transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values, col_map,
-                       row_idx, values, source);
+  transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values,
+                       col_map, row_idx, values, source);
   return Out(A.num_rows, A.num_cols, col_map, row_idx, values);
 }
 }  // namespace impl
@@ -142,7 +143,8 @@ template <class Exec, class S, class O, class Off, class D>
 Ell<S, O, Off, D> to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
                          const EllOptions& options = {}) {
   impl::check_space<Exec, D>();
-  return impl::csr_to_ell(exec, A, options.width, options.overflow == EllOverflow::hybrid);
+  return impl::csr_to_ell(exec, A, options.width,
+                          options.overflow == EllOverflow::hybrid);
 }
 
 template <class Exec, class S, class O, class Off, class D>
@@ -171,7 +173,8 @@ Dense<S, D> to_dense(const Exec& exec, const Csr<S, O, Off, D>& A) {
 
 // The nonzero entries of a dense matrix (exact zeros are dropped).
 template <class Ordinal, class Offset, class Exec, class S, class... P>
-Csr<std::remove_const_t<S>, Ordinal, Offset, typename Kokkos::View<S**, P...>::device_type>
+Csr<std::remove_const_t<S>, Ordinal, Offset,
+    typename Kokkos::View<S**, P...>::device_type>
 to_csr(const Exec& exec, const Kokkos::View<S**, P...>& dense) {
   using View = Kokkos::View<S**, P...>;
   using D = typename View::device_type;
@@ -179,7 +182,8 @@ to_csr(const Exec& exec, const Kokkos::View<S**, P...>& dense) {
   using Out = Csr<std::remove_const_t<S>, Ordinal, Offset, D>;
   const Ordinal rows = checked_cast<Ordinal>(dense.extent(0), "number of rows");
   const Ordinal cols = checked_cast<Ordinal>(dense.extent(1), "number of columns");
-  Kokkos::View<Offset*, D> counts("libra::csr::row_counts", static_cast<std::size_t>(rows));
+  Kokkos::View<Offset*, D> counts("libra::csr::row_counts",
+                                  static_cast<std::size_t>(rows));
   Kokkos::parallel_for(
       "libra::csr::count_dense", Kokkos::RangePolicy<Exec>(exec, 0, rows),
       KOKKOS_LAMBDA(const Ordinal i) {

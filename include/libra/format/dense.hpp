@@ -5,8 +5,8 @@
 namespace libra {
 
 template <class Scalar, class Device>
-using Dense = Kokkos::View<Scalar**, Kokkos::LayoutLeft,
-                           Kokkos::Device<typename Device::execution_space,
-                                          typename Device::memory_space>>;
+using Dense = Kokkos::View<
+    Scalar**, Kokkos::LayoutLeft,
+    Kokkos::Device<typename Device::execution_space, typename Device::memory_space>>;
 
 }  // namespace libra

@@ -32,7 +32,8 @@ struct Ell : SparseTypes<Scalar, Ordinal, Offset, Device> {
       : num_rows(rows), num_cols(cols), width(w), col_idx(ci), values(v), tail(t) {
     check_dimensions(rows, cols, "Ell");
     check_dimensions(rows, w, "Ell width");
-    check_extent(col_idx.extent(0), static_cast<std::size_t>(rows), "Ell", "col_idx rows");
+    check_extent(col_idx.extent(0), static_cast<std::size_t>(rows), "Ell",
+                 "col_idx rows");
     check_extent(col_idx.extent(1), static_cast<std::size_t>(w), "Ell", "col_idx width");
     check_extent(values.extent(0), static_cast<std::size_t>(rows), "Ell", "values rows");
     check_extent(values.extent(1), static_cast<std::size_t>(w), "Ell", "values width");

@@ -14,7 +14,8 @@ template <class S, class O, class D, class MT, class Off>
 auto from_kokkos(const KokkosSparse::CrsMatrix<S, O, D, MT, Off>& A) {
   static_assert(std::is_void<MT>::value,
                 "from_kokkos takes CrsMatrix with default (managed) memory traits");
-  static_assert(!std::is_const<S>::value, "from_kokkos takes a CrsMatrix of non-const values");
+  static_assert(!std::is_const<S>::value,
+                "from_kokkos takes a CrsMatrix of non-const values");
   using In = KokkosSparse::CrsMatrix<S, O, D, MT, Off>;
   using Out = Csr<S, O, Off, typename In::device_type>;
   return Out(A.numRows(), A.numCols(), A.graph.row_map, A.graph.entries, A.values);
@@ -23,8 +24,10 @@ auto from_kokkos(const KokkosSparse::CrsMatrix<S, O, D, MT, Off>& A) {
 // The KokkosSparse::CrsMatrix that shares A's storage.
 template <class S, class O, class Off, class D>
 auto to_kokkos(const Csr<S, O, Off, D>& A) {
-  using Out = KokkosSparse::CrsMatrix<S, O, typename Csr<S, O, Off, D>::device_type, void, Off>;
-  return Out("libra::csr", A.num_rows, A.num_cols, A.nnz(), A.values, A.row_map, A.col_idx);
+  using Out =
+      KokkosSparse::CrsMatrix<S, O, typename Csr<S, O, Off, D>::device_type, void, Off>;
+  return Out("libra::csr", A.num_rows, A.num_cols, A.nnz(), A.values, A.row_map,
+             A.col_idx);
 }
 
 }  // namespace libra

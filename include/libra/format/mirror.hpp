@@ -12,7 +12,8 @@ namespace libra {
 
 namespace impl {
 template <class Space>
-using device_of = Kokkos::Device<typename Space::execution_space, typename Space::memory_space>;
+using device_of =
+    Kokkos::Device<typename Space::execution_space, typename Space::memory_space>;
 
 template <class Space, class V>
 auto copy_view(const V& v) {

@@ -24,7 +24,9 @@ class SpgemmHandle {
 
   // Internal state, for Libra's own entry points only.
   plan_type& impl_plan() noexcept { return plan_; }
-  impl::Workspace<typename plan_type::mem>& impl_workspace() noexcept { return workspace_; }
+  impl::Workspace<typename plan_type::mem>& impl_workspace() noexcept {
+    return workspace_;
+  }
   SpgemmStats& impl_stats() noexcept { return stats_; }
   void impl_set_pattern(bool done) noexcept { has_pattern_ = done; }
 

@@ -8,7 +8,8 @@
 namespace libra {
 
 enum class SpgemmAlgorithm {
-  automatic,  // Libra picks; today always `outer` (the panel algorithm brings a real choice)
+  automatic,  // Libra picks; today always `outer` (the panel algorithm brings a real
+              // choice)
   outer       // lbGEMM: outer products balanced by a heaviest-first workload table
 };
 
@@ -19,9 +20,9 @@ const char* to_string(SpgemmAlgorithm algorithm) noexcept;
 struct SpgemmOptions {
   SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;
   // Bytes the intermediate products and their bookkeeping may occupy on the
-  // device; 0 = a safe fraction of the device's free memory (a quarter; util/memory_budget.hpp).
-  // C itself is not counted: it must fit beside the budget. When the products
-  // exceed the budget the work is cut into chunks that each fit.
+  // device; 0 = a safe fraction of the device's free memory (a quarter;
+  // util/memory_budget.hpp). C itself is not counted: it must fit beside the budget. When
+  // the products exceed the budget the work is cut into chunks that each fit.
   std::size_t memory_budget = 0;
   // false allows unsorted columns in C. The outer algorithm produces sorted rows
   // at no extra cost, so today C is sorted either way.
@@ -39,7 +40,7 @@ struct SpgemmStats {
   std::uint64_t flops = 0;     // 2 * products
   std::uint64_t products = 0;  // scalar products a_ik * b_kj
   std::uint64_t nnz_c = 0;
-  int chunks = 0;              // pieces the workload table was cut into
+  int chunks = 0;  // pieces the workload table was cut into
   std::size_t budget_bytes = 0;
   std::size_t peak_bytes = 0;  // largest working set Libra allocated beside A, B, C
   // Seconds per phase (wall clock with the device fenced at phase ends).

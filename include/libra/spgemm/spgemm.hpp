@@ -30,8 +30,9 @@ void check_spgemm_operands(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& 
   static_assert(can_access<Exec, D>, "the execution space cannot access the matrices");
   if (A.num_cols != B.num_rows) {
     throw ShapeError("spgemm: A is " + std::to_string(A.num_rows) + " x " +
-                     std::to_string(A.num_cols) + " but B is " + std::to_string(B.num_rows) +
-                     " x " + std::to_string(B.num_cols) + " (inner dimensions differ)");
+                     std::to_string(A.num_cols) + " but B is " +
+                     std::to_string(B.num_rows) + " x " + std::to_string(B.num_cols) +
+                     " (inner dimensions differ)");
   }
 }
 }  // namespace impl
@@ -78,10 +79,11 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   if (!handle.has_pattern()) {
     throw ArgumentError("spgemm_numeric: call spgemm_symbolic with this handle first");
   }
-  if (A.num_rows != plan.num_rows || A.num_cols != plan.inner || B.num_cols != plan.num_cols ||
-      A.nnz() != plan.a_nnz || B.nnz() != plan.b_nnz) {
-    throw ShapeError("spgemm_numeric: A or B differ in shape or number of entries from the "
-                     "matrices given to spgemm_symbolic");
+  if (A.num_rows != plan.num_rows || A.num_cols != plan.inner ||
+      B.num_cols != plan.num_cols || A.nnz() != plan.a_nnz || B.nnz() != plan.b_nnz) {
+    throw ShapeError(
+        "spgemm_numeric: A or B differ in shape or number of entries from the "
+        "matrices given to spgemm_symbolic");
   }
   if (C.row_map.data() != plan.c.row_map.data() ||
       C.values.extent(0) != plan.c.col.extent(0)) {
@@ -100,8 +102,9 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
 
 // C = A * B in one call.
 template <class Exec, class S, class O, class Off, class D>
-Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
-                         const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
+Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
+                         const Csr<S, O, Off, D>& B, const SpgemmOptions& options = {},
+                         SpgemmStats* stats = nullptr) {
   SpgemmHandle<S, O, Off, D> handle(options);
   Csr<S, O, Off, D> C;
   spgemm_symbolic(exec, handle, A, B, C);
@@ -112,7 +115,8 @@ Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A, const Csr
 
 template <class S, class O, class Off, class D>
 Csr<S, O, Off, D> spgemm(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
-                         const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
+                         const SpgemmOptions& options = {},
+                         SpgemmStats* stats = nullptr) {
   return spgemm(typename D::execution_space(), A, B, options, stats);
 }
 
@@ -121,12 +125,12 @@ Csr<S, O, Off, D> spgemm(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
 template <class Exec, class S, class O, class D, class Off>
 KokkosSparse::CrsMatrix<S, O, D, void, Off> spgemm(
     const Exec& exec, const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
-    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B, const SpgemmOptions& options = {},
-    SpgemmStats* stats = nullptr) {
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B,
+    const SpgemmOptions& options = {}, SpgemmStats* stats = nullptr) {
   const auto C = spgemm(exec, from_kokkos(A), from_kokkos(B), options, stats);
   return KokkosSparse::CrsMatrix<S, O, D, void, Off>("libra::spgemm::C", C.num_rows,
-                                                     C.num_cols, C.nnz(), C.values, C.row_map,
-                                                     C.col_idx);
+                                                     C.num_cols, C.nnz(), C.values,
+                                                     C.row_map, C.col_idx);
 }
 
 }  // namespace libra

@@ -45,8 +45,9 @@ class BlockCache {
         return b;
       }
     }
-    return Block(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("libra::workspace")),
-                 bytes);
+    return Block(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("libra::workspace")),
+        bytes);
   }
 
   // Keeps the block for later unless it is huge or the cache is full (then the
@@ -132,7 +133,8 @@ Workspace<MemSpace>*& current_workspace() {
 template <class MemSpace>
 class UseWorkspace {
  public:
-  explicit UseWorkspace(Workspace<MemSpace>& w) : previous_(current_workspace<MemSpace>()) {
+  explicit UseWorkspace(Workspace<MemSpace>& w)
+      : previous_(current_workspace<MemSpace>()) {
     current_workspace<MemSpace>() = &w;
   }
   ~UseWorkspace() { current_workspace<MemSpace>() = previous_; }
@@ -147,14 +149,17 @@ class UseWorkspace {
 // Never use it for anything returned to the caller.
 template <class T, class MemSpace>
 Kokkos::View<T*, MemSpace> temp_view(const std::string& label, std::size_t n) {
-  if (Workspace<MemSpace>* w = current_workspace<MemSpace>()) return w->template view<T>(n);
-  return Kokkos::View<T*, MemSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  if (Workspace<MemSpace>* w = current_workspace<MemSpace>())
+    return w->template view<T>(n);
+  return Kokkos::View<T*, MemSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
 // The same as a row-major 2-D view.
 template <class T, class MemSpace>
 Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> temp_view2(const std::string& label,
-                                                            std::size_t rows, std::size_t cols) {
+                                                            std::size_t rows,
+                                                            std::size_t cols) {
   const auto flat = temp_view<T, MemSpace>(label, rows * cols);
   return Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>(flat.data(), rows, cols);
 }

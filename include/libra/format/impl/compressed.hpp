@@ -34,7 +34,8 @@ void expand_offsets(const Exec& exec, const OffsetView& offsets, const IndexView
   using Ordinal = typename IndexView::non_const_value_type;
   const Ordinal n_major = static_cast<Ordinal>(offsets.extent(0) - 1);
   Kokkos::parallel_for(
-      "libra::format::expand_offsets", Kokkos::RangePolicy<Exec>(exec, 0, major.extent(0)),
+      "libra::format::expand_offsets",
+      Kokkos::RangePolicy<Exec>(exec, 0, major.extent(0)),
       KOKKOS_LAMBDA(const std::size_t p) { major(p) = owner_of(offsets, n_major, p); });
 }
 
@@ -62,15 +63,16 @@ void offsets_from_sorted(const Exec& exec, const IndexView& sorted_major,
 }
 
 // Keys of width `bits` for indices in [0, n): 32-bit keys sort faster when they fit.
-inline int key_bits_for(std::uint64_t n) { return n > 1 ? bit_width(n - 1) : 1; }
+inline int key_bits_for(std::uint64_t n) {
+  return n > 1 ? bit_width(n - 1) : 1;
+}
 
 // The transpose of a compressed matrix (n_major x n_minor): offsets over the minor
 // dimension, the major index of each entry, its value, and optionally for each
 // output entry the input position it came from (`source`). A stable sort by minor
 // index keeps the major indices ascending within each output line.
-template <class Exec, class Ordinal, class OffsetsIn,
-          class IndexIn, class ValuesIn, class OffsetsOut, class IndexOut, class ValuesOut,
-          class SourceView>
+template <class Exec, class Ordinal, class OffsetsIn, class IndexIn, class ValuesIn,
+          class OffsetsOut, class IndexOut, class ValuesOut, class SourceView>
 void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
                           const OffsetsIn& offsets_in, const IndexIn& minor_in,
                           const ValuesIn& values_in, const OffsetsOut& offsets_out,

@@ -14,7 +14,8 @@ namespace libra::impl {
 // perm such that (rows(perm(p)), cols(perm(p))) ascends in p, stably.
 template <class Exec, class Ordinal, class IndexView, class PermView>
 void row_col_permutation(const Exec& exec, Ordinal num_rows, Ordinal num_cols,
-                         const IndexView& rows, const IndexView& cols, const PermView& perm) {
+                         const IndexView& rows, const IndexView& cols,
+                         const PermView& perm) {
   using mem = typename Exec::memory_space;
   using Perm = typename PermView::non_const_value_type;
   const std::size_t n = rows.extent(0);
@@ -38,7 +39,9 @@ void row_col_permutation(const Exec& exec, Ordinal num_rows, Ordinal num_cols,
   // Too wide for one key: sort by column, then stably by row.
   Kokkos::parallel_for(
       "libra::coo::col_keys", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::size_t p) { keys(p) = static_cast<std::uint64_t>(cols(p)); });
+      KOKKOS_LAMBDA(const std::size_t p) {
+        keys(p) = static_cast<std::uint64_t>(cols(p));
+      });
   radix_sort_pairs(exec, keys, perm, col_bits);
   Kokkos::parallel_for(
       "libra::coo::row_keys", Kokkos::RangePolicy<Exec>(exec, 0, n),
@@ -80,10 +83,10 @@ std::size_t sort_and_sum_entries(const Exec& exec, Ordinal num_rows, Ordinal num
   const std::size_t unique =
       exclusive_scan(exec, "libra::coo::number_runs", heads, run, "unique entries");
 
-  out_rows = IndexView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::rows"),
-                       unique);
-  out_cols = IndexView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::cols"),
-                       unique);
+  out_rows = IndexView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::rows"), unique);
+  out_cols = IndexView(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::cols"), unique);
   out_vals = ValueView(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::values"), unique);
   IndexView o_rows = out_rows, o_cols = out_cols;

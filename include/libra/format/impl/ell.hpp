@@ -45,8 +45,8 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
           if (row_map(i + 1) - row_map(i) > static_cast<Off>(width) && i < m) m = i;
         },
         Kokkos::Min<O>(first));
-    throw ArgumentError("to_ell: row " + std::to_string(first) + " has more entries than " +
-                        "the width " + std::to_string(width) +
+    throw ArgumentError("to_ell: row " + std::to_string(first) +
+                        " has more entries than " + "the width " + std::to_string(width) +
                         " (longest row: " + std::to_string(longest) +
                         "); use EllOverflow::hybrid or a larger width");
   }
@@ -57,7 +57,8 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
   typename Out::values_type ell_vals(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::values"),
       static_cast<std::size_t>(rows), static_cast<std::size_t>(width));
-  Kokkos::View<Off*, D> tail_counts("libra::ell::tail_counts", static_cast<std::size_t>(rows));
+  Kokkos::View<Off*, D> tail_counts("libra::ell::tail_counts",
+                                    static_cast<std::size_t>(rows));
   Kokkos::parallel_for(
       "libra::ell::fill", Kokkos::RangePolicy<Exec>(exec, 0, rows),
       KOKKOS_LAMBDA(const O i) {
@@ -68,7 +69,8 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
           ell_cols(i, k) = used ? col_idx(begin + k) : O(-1);
           ell_vals(i, k) = used ? values(begin + k) : S(0);
         }
-        tail_counts(i) = len > static_cast<Off>(width) ? len - static_cast<Off>(width) : 0;
+        tail_counts(i) =
+            len > static_cast<Off>(width) ? len - static_cast<Off>(width) : 0;
       });
   Kokkos::View<Off*, D> tail_offsets(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_offsets"),
@@ -80,7 +82,8 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
   typename Tail::index_type tail_cols(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_cols"), tail_nnz);
   typename Tail::values_type tail_vals(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_values"), tail_nnz);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_values"),
+      tail_nnz);
   if (tail_nnz > 0) {
     Kokkos::parallel_for(
         "libra::ell::fill_tail", Kokkos::RangePolicy<Exec>(exec, 0, rows),

@@ -26,7 +26,8 @@ namespace libra::impl {
 // The chunk's product buffer: a prefix of one allocation reused by every chunk of
 // both phases (allocated at the first use, as large as the largest chunk).
 template <class Plan, class View>
-View product_buffer(const Plan& plan, View& buffer, std::uint64_t products, const char* label) {
+View product_buffer(const Plan& plan, View& buffer, std::uint64_t products,
+                    const char* label) {
   if (buffer.extent(0) < products) {
     const std::uint64_t largest =
         plan.chunk_cuts.size() == 2 ? plan.wlt.total_products : plan.capacity;
@@ -38,7 +39,8 @@ View product_buffer(const Plan& plan, View& buffer, std::uint64_t products, cons
 
 template <class Plan>
 void report_progress(const Plan& plan, int done) {
-  if (plan.progress) plan.progress(done, 2 * (static_cast<int>(plan.chunk_cuts.size()) - 1));
+  if (plan.progress)
+    plan.progress(done, 2 * (static_cast<int>(plan.chunk_cuts.size()) - 1));
 }
 
 // Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =
@@ -47,17 +49,20 @@ template <class Exec, class Plan, class RowMap>
 std::uint64_t chunk_offsets(const Exec& exec, Plan& plan, std::size_t chunk,
                             const RowMap& a_row_map, const RowMap& b_row_map) {
   // One chunk: the symbolic phase's offsets still hold for the numeric phase.
-  if (plan.chunk_cuts.size() == 2 && plan.offsets_of_chunk == 0) return plan.wlt.total_products;
+  if (plan.chunk_cuts.size() == 2 && plan.offsets_of_chunk == 0)
+    return plan.wlt.total_products;
   plan.offsets_of_chunk = plan.chunk_cuts.size() == 2 ? 0 : -1;
   const std::size_t item_begin = plan.chunk_cuts[chunk];
   const std::size_t item_end = plan.chunk_cuts[chunk + 1];
-  chunk_weights(exec, plan.wlt, item_begin, item_end, plan.csc_to_csr, b_row_map, plan.weight);
+  chunk_weights(exec, plan.wlt, item_begin, item_end, plan.csc_to_csr, b_row_map,
+                plan.weight);
   const std::uint64_t total = exclusive_scan(exec, "libra::spgemm::outer::offsets",
                                              plan.weight, plan.offset, "products");
   const auto offset = plan.offset;
   const auto row_begin = plan.row_begin;
   Kokkos::parallel_for(
-      "libra::spgemm::outer::row_begin", Kokkos::RangePolicy<Exec>(exec, 0, row_begin.extent(0)),
+      "libra::spgemm::outer::row_begin",
+      Kokkos::RangePolicy<Exec>(exec, 0, row_begin.extent(0)),
       KOKKOS_LAMBDA(const std::size_t i) { row_begin(i) = offset(a_row_map(i)); });
   return total;
 }
@@ -73,21 +78,23 @@ void expand_chunk(const Exec& exec, const Plan& plan, std::size_t chunk, const C
   const std::size_t items = plan.chunk_cuts[chunk + 1] - item_begin;
   if (items == 0) return;
   const auto& shape = plan.shape;
-  Functor f{plan.wlt.a_begin, plan.wlt.a_end, plan.wlt.k,    item_begin,
-            plan.a_csc.row_idx, plan.a_csc.values, plan.csc_to_csr, B.row_map,
-            B.col_idx,          B.values,          plan.offset,     out_col,
-            out_val,            shape.piece};
+  Functor f{
+      plan.wlt.a_begin,  plan.wlt.a_end,  plan.wlt.k, item_begin, plan.a_csc.row_idx,
+      plan.a_csc.values, plan.csc_to_csr, B.row_map,  B.col_idx,  B.values,
+      plan.offset,       out_col,         out_val,    shape.piece};
   Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(items), shape.expand_threads,
                                   shape.expand_lanes);
-  Kokkos::parallel_for(WithValues ? "libra::spgemm::outer::expand_values"
-                                  : "libra::spgemm::outer::expand_pattern",
-                       policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(shape.piece))),
-                       f);
+  Kokkos::parallel_for(
+      WithValues ? "libra::spgemm::outer::expand_values"
+                 : "libra::spgemm::outer::expand_pattern",
+      policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(shape.piece))),
+      f);
 }
 
 // Symbolic: C's pattern, chunk by chunk.
 template <class Exec, class Plan, class Csr>
-void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, SpgemmStats& st) {
+void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                    SpgemmStats& st) {
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
@@ -96,7 +103,8 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
   for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
     timer.reset();
     const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
-    const auto cols = product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
+    const auto cols =
+        product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
     expand_chunk<false>(exec, plan, chunk, B, cols, {});
     exec.fence();
     st.seconds_expand += timer.seconds();
@@ -116,15 +124,19 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
                                  Kokkos::Experimental::UniqueToken<Exec>(exec),
                                  static_cast<std::uint64_t>(B.num_cols)});
     }
-    const auto bins = plan.spa_seen.extent(0) > 0 ? RowBins<mem>{}
-                                                  : bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
-      return shape.pattern_bin_of(row_begin(i + 1) - row_begin(i));
-    });
+    const auto bins =
+        plan.spa_seen.extent(0) > 0
+            ? RowBins<mem>{}
+            : bin_rows(
+                  exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
+                    return shape.pattern_bin_of(row_begin(i + 1) - row_begin(i));
+                  });
     for (int b = 1; b < shape.big_bin; ++b) {
       if (bins.size(b) == 0) continue;
       const int cap = next_pow2(shape.bin_limit[b]);
       using F = UniqueInScratch<Exec, O>;
-      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)), shape.bin_threads[b]);
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)),
+                                      shape.bin_threads[b]);
       Kokkos::parallel_for(
           "libra::spgemm::outer::unique_scratch",
           policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(cap))),
@@ -135,20 +147,21 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B, Sp
       using F = UniqueInBitmap<Exec, O>;
       Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots),
                                       shape.bin_threads[shape.big_bin]);
-      Kokkos::parallel_for("libra::spgemm::outer::unique_bitmap",
-                           policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
-                           F{rows_of, bins.rows, bins.begin[shape.big_bin], big, unique,
-                             plan.bitmap});
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::unique_bitmap",
+          policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+          F{rows_of, bins.rows, bins.begin[shape.big_bin], big, unique, plan.bitmap});
     }
     // The chunk's pattern: distinct columns gathered from the start of each segment.
     Pattern<O, Off, mem> part;
     part.row_map = Kokkos::View<Off*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::row_map"),
         static_cast<std::size_t>(A.num_rows) + 1);
-    const std::uint64_t nnz =
-        exclusive_scan(exec, "libra::spgemm::outer::scan_unique", unique, part.row_map, "nnz(C)");
+    const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::outer::scan_unique",
+                                             unique, part.row_map, "nnz(C)");
     part.col = Kokkos::View<O*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::col"), nnz);
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::outer::col"),
+        nnz);
     const auto rm = part.row_map;
     const auto out = part.col;
     const O num_rows = A.num_rows;
@@ -191,7 +204,8 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const auto src = plan.csc_to_csr;
   const auto values = A.values;
   Kokkos::parallel_for(
-      "libra::spgemm::outer::refresh_a", Kokkos::RangePolicy<Exec>(exec, 0, a_val.extent(0)),
+      "libra::spgemm::outer::refresh_a",
+      Kokkos::RangePolicy<Exec>(exec, 0, a_val.extent(0)),
       KOKKOS_LAMBDA(const std::size_t c) { a_val(c) = values(src(c)); });
   Kokkos::deep_copy(exec, c_val, S(0));
   const auto c_map = plan.c.row_map;
@@ -199,8 +213,10 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   for (std::size_t chunk = 0; chunk + 1 < plan.chunk_cuts.size(); ++chunk) {
     timer.reset();
     const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
-    const auto cols = product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
-    const auto vals = product_buffer(plan, plan.vals_buffer, products, "libra::spgemm::outer::vals");
+    const auto cols =
+        product_buffer(plan, plan.cols_buffer, products, "libra::spgemm::outer::cols");
+    const auto vals =
+        product_buffer(plan, plan.vals_buffer, products, "libra::spgemm::outer::vals");
     expand_chunk<true>(exec, plan, chunk, B, cols, vals);
     exec.fence();
     st.seconds_expand += timer.seconds();
@@ -213,8 +229,9 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           "libra::spgemm::outer::accumulate_spa",
           Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                               Kokkos::IndexType<std::int64_t>>(exec, 0, A.num_rows),
-          AccumulateWithSpa<Exec, S, O, Off>{rows_of, vals, c_map, c_col, c_val, plan.spa_acc,
-                                             Kokkos::Experimental::UniqueToken<Exec>(exec)});
+          AccumulateWithSpa<Exec, S, O, Off>{
+              rows_of, vals, c_map, c_col, c_val, plan.spa_acc,
+              Kokkos::Experimental::UniqueToken<Exec>(exec)});
       exec.fence();
       st.seconds_compress += timer.seconds();
       report_progress(plan, static_cast<int>(plan.chunk_cuts.size() + chunk));
@@ -223,22 +240,26 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const int capacity = shape.accumulate_capacity;
     // A bin's scratch must hold the row of C, which may be longer than the row's
     // products in this chunk; rows of C too long for scratch go to the last bin.
-    const auto bins = bin_rows(exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
-      const std::uint64_t n = row_begin(i + 1) - row_begin(i);
-      if (n == 0) return 0;
-      const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
-      if (len > static_cast<std::uint64_t>(capacity)) return shape.big_bin;
-      const int b = shape.bin_of(n > len ? n : len);
-      return b == shape.big_bin ? shape.big_bin - 1 : b;
-    });
+    const auto bins = bin_rows(
+        exec, A.num_rows, KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::uint64_t n = row_begin(i + 1) - row_begin(i);
+          if (n == 0) return 0;
+          const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
+          if (len > static_cast<std::uint64_t>(capacity)) return shape.big_bin;
+          const int b = shape.bin_of(n > len ? n : len);
+          return b == shape.big_bin ? shape.big_bin - 1 : b;
+        });
     for (int b = 1; b < shape.big_bin; ++b) {
       if (bins.size(b) == 0) continue;
-      const int cap = b + 1 < shape.big_bin ? std::min(shape.bin_limit[b], capacity) : capacity;
+      const int cap =
+          b + 1 < shape.big_bin ? std::min(shape.bin_limit[b], capacity) : capacity;
       using F = AccumulateInScratch<Exec, S, O, Off>;
-      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)), shape.bin_threads[b]);
-      Kokkos::parallel_for("libra::spgemm::outer::accumulate_scratch",
-                           policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(cap))),
-                           F{rows_of, vals, bins.rows, bins.begin[b], c_map, c_col, c_val, cap});
+      Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(bins.size(b)),
+                                      shape.bin_threads[b]);
+      Kokkos::parallel_for(
+          "libra::spgemm::outer::accumulate_scratch",
+          policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(cap))),
+          F{rows_of, vals, bins.rows, bins.begin[b], c_map, c_col, c_val, cap});
     }
     if (const std::size_t big = bins.size(shape.big_bin)) {
       if (plan.dense.extent(0) > 0) {
@@ -247,8 +268,8 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots),
                                         shape.bin_threads[shape.big_bin]);
         Kokkos::parallel_for("libra::spgemm::outer::accumulate_dense", policy,
-                             F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], big, c_map,
-                               c_col, c_val, plan.dense});
+                             F{rows_of, vals, bins.rows, bins.begin[shape.big_bin], big,
+                               c_map, c_col, c_val, plan.dense});
       } else {
         using F = AccumulateInPlace<Exec, S, O, Off>;
         Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),

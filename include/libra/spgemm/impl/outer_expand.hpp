@@ -72,7 +72,8 @@ struct OuterExpand {
   int piece;  // B entries staged at a time
 
   static std::size_t scratch_bytes(int piece) {
-    return cols_scratch::shmem_size(piece) + (WithValues ? vals_scratch::shmem_size(piece) : 0);
+    return cols_scratch::shmem_size(piece) +
+           (WithValues ? vals_scratch::shmem_size(piece) : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
@@ -90,16 +91,15 @@ struct OuterExpand {
         if (WithValues) s_val(t) = b_val(b_begin + base + t);
       });
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_begin(item), a_end(item)),
-                           [&](const Offset c) {
-                             const std::uint64_t dst = offset(csc_to_csr(c)) + base;
-                             const Scalar a = WithValues ? a_val(c) : Scalar(0);
-                             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, len),
-                                                  [&](int t) {
-                                                    out_col(dst + t) = s_col(t);
-                                                    if (WithValues) out_val(dst + t) = a * s_val(t);
-                                                  });
-                           });
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(team, a_begin(item), a_end(item)), [&](const Offset c) {
+            const std::uint64_t dst = offset(csc_to_csr(c)) + base;
+            const Scalar a = WithValues ? a_val(c) : Scalar(0);
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, len), [&](int t) {
+              out_col(dst + t) = s_col(t);
+              if (WithValues) out_val(dst + t) = a * s_val(t);
+            });
+          });
       team.team_barrier();
     }
   }

@@ -58,7 +58,8 @@ struct OuterPlan {
 // Bytes of everything but the products: A's CSC copy and maps, the per-entry and
 // per-row work arrays, the workload table (at most `inner` items before splits).
 template <class S, class O, class Off>
-std::uint64_t outer_fixed_bytes(std::uint64_t rows, std::uint64_t inner, std::uint64_t a_nnz) {
+std::uint64_t outer_fixed_bytes(std::uint64_t rows, std::uint64_t inner,
+                                std::uint64_t a_nnz) {
   const std::uint64_t per_entry = sizeof(O) + sizeof(S) + sizeof(Off) + 2 * 8;
   const std::uint64_t per_row = 3 * 8 + 2 * 4;
   const std::uint64_t per_pair = 2 * sizeof(Off) + 4 * 8 + 2 * 8;
@@ -83,8 +84,8 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     throw OverflowError("spgemm: outer supports fewer than 2^32 rows");
   }
 
-  const std::size_t budget = options.memory_budget ? options.memory_budget
-                                                   : default_memory_budget(exec);
+  const std::size_t budget =
+      options.memory_budget ? options.memory_budget : default_memory_budget(exec);
   st.budget_bytes = budget;
   const std::uint64_t fixed = outer_fixed_bytes<S, O, Off>(
       static_cast<std::uint64_t>(A.num_rows), static_cast<std::uint64_t>(A.num_cols),
@@ -97,12 +98,14 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // One bitmap and one dense accumulator per concurrently running team (about
   // eight teams per multiprocessor), each kind within an eighth of the budget.
   const std::uint64_t slots_wanted = runs_on_host<Exec> ? Exec().concurrency() : 1024;
-  std::uint64_t slots = std::max<std::uint64_t>(1, std::min<std::uint64_t>(
-                                                       slots_wanted, budget / 8 / (words * 8 + 1)));
+  std::uint64_t slots = std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(slots_wanted, budget / 8 / (words * 8 + 1)));
   const std::uint64_t dense_slots = std::min<std::uint64_t>(
-      slots_wanted, budget / 8 / (static_cast<std::uint64_t>(B.num_cols) * sizeof(S) + 1));
+      slots_wanted,
+      budget / 8 / (static_cast<std::uint64_t>(B.num_cols) * sizeof(S) + 1));
   std::uint64_t bitmap_bytes =
-      slots * words * 8 + dense_slots * static_cast<std::uint64_t>(B.num_cols) * sizeof(S);
+      slots * words * 8 +
+      dense_slots * static_cast<std::uint64_t>(B.num_cols) * sizeof(S);
   // Host spaces: a dense accumulator per thread when it takes at most a quarter
   // of the budget.
   std::uint64_t spa_bytes = 0;
@@ -128,20 +131,22 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if (budget <= fixed + bitmap_bytes) {
     throw ArgumentError("spgemm: the memory budget of " + std::to_string(budget) +
                         " bytes does not even hold the bookkeeping (" +
-                        std::to_string(fixed + bitmap_bytes) + " bytes) for these operands");
+                        std::to_string(fixed + bitmap_bytes) +
+                        " bytes) for these operands");
   }
   plan.capacity = (budget - fixed - bitmap_bytes) / per_product;
 
   plan.a_csc = to_csc_with_source(exec, A, plan.csc_to_csr);
-  plan.wlt = build_workload_table<Exec, Off>(exec, A.num_cols, plan.a_csc.col_map, B.row_map,
-                                             static_cast<std::uint64_t>(plan.shape.expand_threads),
-                                             plan.capacity);
+  plan.wlt = build_workload_table<Exec, Off>(
+      exec, A.num_cols, plan.a_csc.col_map, B.row_map,
+      static_cast<std::uint64_t>(plan.shape.expand_threads), plan.capacity);
   if (plan.wlt.max_b_row > plan.capacity) {
-    throw ArgumentError("spgemm: the memory budget of " + std::to_string(budget) +
-                        " bytes cannot hold the products of one row of B (" +
-                        std::to_string(plan.wlt.max_b_row) + " entries); it needs at least " +
-                        std::to_string(fixed + bitmap_bytes + plan.wlt.max_b_row * per_product) +
-                        " bytes");
+    throw ArgumentError(
+        "spgemm: the memory budget of " + std::to_string(budget) +
+        " bytes cannot hold the products of one row of B (" +
+        std::to_string(plan.wlt.max_b_row) + " entries); it needs at least " +
+        std::to_string(fixed + bitmap_bytes + plan.wlt.max_b_row * per_product) +
+        " bytes");
   }
   plan.chunk_cuts = plan_chunks(exec, plan.wlt, plan.capacity);
   st.products = plan.wlt.total_products;
@@ -151,12 +156,15 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const auto a_nnz = static_cast<std::size_t>(A.nnz());
   plan.weight = temp_view<std::uint64_t, mem>("libra::spgemm::outer::weight", a_nnz);
   plan.offset = temp_view<std::uint64_t, mem>("libra::spgemm::outer::offset", a_nnz + 1);
-  plan.row_begin = temp_view<std::uint64_t, mem>("libra::spgemm::outer::row_begin", static_cast<std::size_t>(A.num_rows) + 1);
-  plan.bitmap = temp_view2<std::uint64_t, mem>("libra::spgemm::outer::bitmap", slots, words);
+  plan.row_begin = temp_view<std::uint64_t, mem>(
+      "libra::spgemm::outer::row_begin", static_cast<std::size_t>(A.num_rows) + 1);
+  plan.bitmap =
+      temp_view2<std::uint64_t, mem>("libra::spgemm::outer::bitmap", slots, words);
   if (spa_bytes == 0 && dense_slots > 0) {
     plan.dense = temp_view2<S, mem>("libra::spgemm::outer::dense", dense_slots,
                                     static_cast<std::size_t>(B.num_cols));
-    Kokkos::deep_copy(exec, plan.dense, S(0));  // the kernel leaves it zero after each row
+    Kokkos::deep_copy(exec, plan.dense,
+                      S(0));  // the kernel leaves it zero after each row
   }
   plan.shape.fit_columns(static_cast<std::uint64_t>(B.num_cols));
   std::uint64_t largest_chunk = 0;

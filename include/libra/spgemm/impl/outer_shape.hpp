@@ -27,7 +27,8 @@ struct OuterShape {
   std::uint64_t bitmap_threshold = 0;
 
   OuterShape() {
-    const int scratch = std::min(Kokkos::TeamPolicy<Exec>::scratch_size_max(0), 40 * 1024) - 64;
+    const int scratch =
+        std::min(Kokkos::TeamPolicy<Exec>::scratch_size_max(0), 40 * 1024) - 64;
     unique_capacity = 1;
     while (2 * unique_capacity * static_cast<int>(sizeof(Ordinal)) <= scratch) {
       unique_capacity *= 2;
@@ -50,7 +51,8 @@ struct OuterShape {
     std::uint64_t t = 32;
     while (t < static_cast<std::uint64_t>(unique_capacity)) {
       const double lg = std::log2(static_cast<double>(t));
-      if (static_cast<double>(t) * lg * lg / 2 >= 3 * words + static_cast<double>(t)) break;
+      if (static_cast<double>(t) * lg * lg / 2 >= 3 * words + static_cast<double>(t))
+        break;
       t *= 2;
     }
     bitmap_threshold = t;

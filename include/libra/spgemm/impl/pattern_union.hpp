@@ -50,22 +50,22 @@ Pattern<Ordinal, Offset, Mem> pattern_union(const Exec& exec, std::int64_t num_r
                                             const Pattern<Ordinal, Offset, Mem>& x,
                                             const Pattern<Ordinal, Offset, Mem>& y) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::View<Offset*, Mem> counts =
-      temp_view<Offset, Mem>("libra::spgemm::merge::counts", static_cast<std::size_t>(num_rows));
+  Kokkos::View<Offset*, Mem> counts = temp_view<Offset, Mem>(
+      "libra::spgemm::merge::counts", static_cast<std::size_t>(num_rows));
   Kokkos::parallel_for("libra::spgemm::merge::count", Policy(exec, 0, num_rows),
-                       MergeRows<Exec, Ordinal, Offset, false>{x.row_map, y.row_map, x.col,
-                                                              y.col, counts, {}});
+                       MergeRows<Exec, Ordinal, Offset, false>{
+                           x.row_map, y.row_map, x.col, y.col, counts, {}});
   Pattern<Ordinal, Offset, Mem> z;
   z.row_map = Kokkos::View<Offset*, Mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::merge::row_map"),
       static_cast<std::size_t>(num_rows) + 1);
-  const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::merge::scan", counts,
-                                           z.row_map, "nnz(C)");
+  const std::uint64_t nnz =
+      exclusive_scan(exec, "libra::spgemm::merge::scan", counts, z.row_map, "nnz(C)");
   z.col = Kokkos::View<Ordinal*, Mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::merge::col"), nnz);
   Kokkos::parallel_for("libra::spgemm::merge::fill", Policy(exec, 0, num_rows),
                        MergeRows<Exec, Ordinal, Offset, true>{x.row_map, y.row_map, x.col,
-                                                             y.col, z.row_map, z.col});
+                                                              y.col, z.row_map, z.col});
   return z;
 }
 

@@ -57,7 +57,8 @@ struct UniqueInScratch {
     // Distinct columns go back to the start of the row's own segment.
     const auto out = Kokkos::subview(products.col, Kokkos::make_pair(b, b + n));
     const int u = team_unique(team, keys, n, out, total);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { unique(r) = static_cast<std::uint64_t>(u); });
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { unique(r) = static_cast<std::uint64_t>(u); });
   }
 };
 
@@ -70,7 +71,7 @@ struct UniqueInBitmap {
 
   RowsOfProducts<Exec, Ordinal> products;
   Kokkos::View<const std::uint32_t*, mem> rows;
-  std::size_t first, count;                    // the bin's rows
+  std::size_t first, count;  // the bin's rows
   Kokkos::View<std::uint64_t*, mem> unique;
   Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slots x words
 
@@ -102,7 +103,8 @@ struct UniqueInBitmap {
                                 std::uint64_t p = pos;
                                 while (word) {
                                   const int bit = popcount64((word & (~word + 1)) - 1);
-                                  products.col(b + p++) = static_cast<Ordinal>(w * 64 + bit);
+                                  products.col(b + p++) =
+                                      static_cast<Ordinal>(w * 64 + bit);
                                   word &= word - 1;
                                 }
                                 if (w + 1 == words) total() = p;

@@ -31,7 +31,8 @@ struct UniqueWithSpa {
   using mem = typename Exec::memory_space;
   RowsOfProducts<Exec, Ordinal> products;
   Kokkos::View<std::uint64_t*, mem> unique;
-  Kokkos::View<char**, Kokkos::LayoutRight, mem> seen;  // thread x columns, all 0 between rows
+  Kokkos::View<char**, Kokkos::LayoutRight, mem>
+      seen;  // thread x columns, all 0 between rows
   Kokkos::Experimental::UniqueToken<Exec> token;
   std::uint64_t columns;
 
@@ -78,7 +79,8 @@ struct AccumulateWithSpa {
   Kokkos::View<const Offset*, mem> c_row_map;
   Kokkos::View<const Ordinal*, mem> c_col;
   Kokkos::View<Scalar*, mem> c_val;
-  Kokkos::View<Scalar**, Kokkos::LayoutRight, mem> acc;  // thread x columns, all 0 between rows
+  Kokkos::View<Scalar**, Kokkos::LayoutRight, mem>
+      acc;  // thread x columns, all 0 between rows
   Kokkos::Experimental::UniqueToken<Exec> token;
 
   KOKKOS_FUNCTION void operator()(const std::int64_t r) const {

@@ -67,7 +67,8 @@ struct CountPairs {
     if (b_len > v.max_b_row) v.max_b_row = b_len;
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = PairCounts{}; }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& a,
+                                   const volatile value_type& b) const {
     a.items += b.items;
     a.products += b.products;
     if (b.max_workload > a.max_workload) a.max_workload = b.max_workload;
@@ -86,22 +87,23 @@ struct CountPairs {
 // products one item may carry (the chunk capacity).
 template <class Exec, class Offset, class ColMap, class RowMap>
 WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
-    const Exec& exec, std::int64_t inner, const ColMap& a_col_map, const RowMap& b_row_map,
-    std::uint64_t threads, std::uint64_t per_item_cap) {
+    const Exec& exec, std::int64_t inner, const ColMap& a_col_map,
+    const RowMap& b_row_map, std::uint64_t threads, std::uint64_t per_item_cap) {
   using mem = typename Exec::memory_space;
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   WorkloadTable<Offset, mem> wlt;
   const CountPairs<ColMap, RowMap> count{a_col_map, b_row_map, per_item_cap, threads};
   PairCounts totals;
-  Kokkos::parallel_reduce("libra::spgemm::wlt::count", Policy(exec, 0, inner), count, totals);
+  Kokkos::parallel_reduce("libra::spgemm::wlt::count", Policy(exec, 0, inner), count,
+                          totals);
   wlt.size = totals.items;
   wlt.total_products = totals.products;
   wlt.max_b_row = totals.max_b_row;
   if (wlt.size == 0) return wlt;
 
   // Where each pair's items start: a scan of the item counts.
-  Kokkos::View<std::uint64_t*, mem> first =
-      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::first", static_cast<std::size_t>(inner) + 1);
+  Kokkos::View<std::uint64_t*, mem> first = temp_view<std::uint64_t, mem>(
+      "libra::spgemm::wlt::first", static_cast<std::size_t>(inner) + 1);
   Kokkos::parallel_scan(
       "libra::spgemm::wlt::scan", Policy(exec, 0, inner),
       KOKKOS_LAMBDA(const std::int64_t k, std::uint64_t& sum, const bool final) {
@@ -111,7 +113,8 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
         sum += n;
       });
 
-  // Unsorted items; the sort key makes heavier items come first (stable: ties in k order).
+  // Unsorted items; the sort key makes heavier items come first (stable: ties in k
+  // order).
   const auto n = wlt.size;
   Kokkos::View<Offset*, mem> a_begin =
       temp_view<Offset, mem>("libra::spgemm::wlt::a_begin", n);
@@ -127,7 +130,8 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
       temp_view<std::uint64_t, mem>("libra::spgemm::wlt::order", n);
   const std::uint64_t max_workload = totals.max_workload;
   Kokkos::parallel_for(
-      "libra::spgemm::wlt::fill", Policy(exec, 0, inner), KOKKOS_LAMBDA(const std::int64_t k) {
+      "libra::spgemm::wlt::fill", Policy(exec, 0, inner),
+      KOKKOS_LAMBDA(const std::int64_t k) {
         std::uint64_t a_len, b_len, pieces, a_per_piece;
         count.pieces(k, a_len, b_len, pieces, a_per_piece);
         for (std::uint64_t j = 0; j < pieces; ++j) {
@@ -138,7 +142,8 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
           a_end(item) = static_cast<Offset>(a_col_map(k) + hi);
           ks(item) = k;
           prods(item) = (hi - lo) * b_len;
-          const std::uint64_t workload = (hi - lo + threads - 1) / threads * b_len;  // Eq. (4)
+          const std::uint64_t workload =
+              (hi - lo + threads - 1) / threads * b_len;  // Eq. (4)
           keys(item) = max_workload - workload;
           order(item) = item;
         }
@@ -165,7 +170,8 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
 // Cuts the table into consecutive chunks whose products fit `capacity`.
 // Returns the chunk boundaries [b0 = 0, b1, ..., bn = size] on the host.
 template <class Exec, class Offset, class Mem>
-std::vector<std::size_t> plan_chunks(const Exec& exec, const WorkloadTable<Offset, Mem>& wlt,
+std::vector<std::size_t> plan_chunks(const Exec& exec,
+                                     const WorkloadTable<Offset, Mem>& wlt,
                                      std::uint64_t capacity) {
   std::vector<std::size_t> cuts{0};
   if (wlt.size == 0) return cuts;
