@@ -19,8 +19,6 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
-#include <filesystem>
-#include <iostream>
 #include <memory>
 #include <random>
 
@@ -311,20 +309,11 @@ void release_benchmarks() {
 }
 
 void register_benchmarks(const Options& options) {
-  std::vector<std::string> specs = options.matrices;
-  if (specs.empty()) {
-    if (std::filesystem::is_directory(options.default_matrix_dir)) {
-      specs.push_back(options.default_matrix_dir);
-    } else {
-      std::cerr << "bench_convert: no matrix folder " << options.default_matrix_dir
-                << " (give --libra_matrices=...); running R-MAT only\n";
-    }
-    specs.push_back("rmat:16-18:16");
-  }
   const Conversion all[] = {Conversion::csr_to_csc, Conversion::transpose,
                             Conversion::coo_to_csr, Conversion::csr_to_ell,
                             Conversion::deep_copy};
-  for (const MatrixSpec& m : expand_matrix_specs(specs)) {
+  for (const MatrixSpec& m :
+       benchmark_matrices(options, "bench_convert", "rmat:16-18:16")) {
     for (Conversion c : all) {
       const std::string name = std::string("convert/") + m.name + "/" + name_of(c);
       configure(benchmark::RegisterBenchmark(

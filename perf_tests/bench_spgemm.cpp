@@ -15,7 +15,6 @@
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -366,17 +365,8 @@ void release_benchmarks() {
 }
 
 void register_benchmarks(const Options& options) {
-  std::vector<std::string> specs = options.matrices;
-  if (specs.empty()) {
-    if (std::filesystem::is_directory(options.default_matrix_dir)) {
-      specs.push_back(options.default_matrix_dir);
-    } else {
-      std::cerr << "bench_spgemm: no matrix folder " << options.default_matrix_dir
-                << " (give --libra_matrices=...); running R-MAT only\n";
-    }
-    specs.push_back("rmat:16-22:16");
-  }
-  for (const MatrixSpec& m : expand_matrix_specs(specs)) {
+  for (const MatrixSpec& m :
+       benchmark_matrices(options, "bench_spgemm", "rmat:16-22:16")) {
     for (Algorithm a : algorithms()) {
       const std::string name = "spgemm/" + m.name + "/" + name_of(a);
       configure(benchmark::RegisterBenchmark(

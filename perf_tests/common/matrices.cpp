@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -124,6 +125,21 @@ std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& spec
     }
   }
   return out;
+}
+
+std::vector<MatrixSpec> benchmark_matrices(const Options& options, const char* benchmark,
+                                           const char* default_rmat) {
+  std::vector<std::string> specs = options.matrices;
+  if (specs.empty()) {
+    if (fs::is_directory(options.default_matrix_dir)) {
+      specs.push_back(options.default_matrix_dir);
+    } else {
+      std::cerr << benchmark << ": no matrix folder " << options.default_matrix_dir
+                << " (give --libra_matrices=...); running R-MAT only\n";
+    }
+    specs.push_back(default_rmat);
+  }
+  return expand_matrix_specs(specs);
 }
 
 Matrix load_matrix(const MatrixSpec& spec) {

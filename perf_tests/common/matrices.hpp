@@ -23,6 +23,11 @@ struct MatrixSpec {
 // is none of these.
 std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& specs);
 
+// The matrices a benchmark runs on: --libra_matrices when given, else the
+// configured matrix folder (when it exists) followed by `default_rmat`.
+std::vector<MatrixSpec> benchmark_matrices(const Options& options, const char* benchmark,
+                                           const char* default_rmat);
+
 // The matrix on the benchmark device: the file read with libra::io::read_matrix,
 // or libra::rmat with a fixed seed and uniform values in [-1, 1) (so that
 // verification sees cancellation and value errors, not only counts).
