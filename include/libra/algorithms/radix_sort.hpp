@@ -65,7 +65,7 @@ struct RadixHistogram {
       if (team.team_size() == 1) {
         ++count;  // a lone thread (host spaces): no atomic needed
       } else {
-        Kokkos::atomic_increment(&count);
+        Kokkos::atomic_add(&count, 1u);
       }
     });
     team.team_barrier();

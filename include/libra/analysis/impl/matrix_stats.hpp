@@ -84,7 +84,7 @@ void scan_entries(const Exec& exec, const RowMap& row_map, const ColIdx& col_idx
       KOKKOS_LAMBDA(const std::size_t p, std::int64_t& kl, std::int64_t& ku) {
         const std::int64_t i = owner_of(row_map, n_rows, p);
         const std::int64_t j = col_idx(p);
-        Kokkos::atomic_increment(&col_count(j));
+        Kokkos::atomic_add(&col_count(j), 1ull);
         diag_flag(j - i + rows - 1) = 1;
         if (i - j > kl) kl = i - j;
         if (j - i > ku) ku = j - i;
