@@ -1,10 +1,16 @@
-# Installs Libra as a CMake package: find_package(Libra) gives Libra::libra.
+# Installs Libra as a CMake package: find_package(Libra) gives Libra::libra,
+# Libra::reference and, in CUDA builds, Libra::vendor_cusparse.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
 set(LIBRA_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Libra)
 
-install(TARGETS libra EXPORT LibraTargets
+# The library, its reference oracle and (CUDA builds) the cuSPARSE baseline.
+set(_libra_installed_targets libra libra_reference)
+if(TARGET libra_vendor_cusparse)
+  list(APPEND _libra_installed_targets libra_vendor_cusparse)
+endif()
+install(TARGETS ${_libra_installed_targets} EXPORT LibraTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -4,7 +4,7 @@
 # (Cabana/Kokkos style): the executable NAME_<space> is built with
 # LIBRA_TEST_SPACE_<SPACE> defined, and CTest runs it as NAME.<space>, labelled
 # with the space's name and LABELS. Every result inside is compared with the host
-# reference oracle in unit_tests/reference/.
+# reference oracle (include/libra/reference/, target Libra::reference).
 function(libra_add_space_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LABELS;LIBS;DEFINES" ${ARGN})
   foreach(space IN LISTS LIBRA_TEST_SPACES)

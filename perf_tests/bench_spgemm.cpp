@@ -20,18 +20,22 @@
 #include <optional>
 #include <type_traits>
 
-#include "baselines/kokkos_kernels_spgemm.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/spgemm/spgemm.hpp"
+#include "libra/vendor/kokkos_kernels_spgemm.hpp"
 #include "matrices.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include "baselines/cusparse_spgemm.hpp"
+#include "libra/vendor/cusparse_spgemm.hpp"
 #endif
 
 namespace libra::bench {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace cusparse = vendor::cusparse;
+#endif
 
 namespace {
 
@@ -173,7 +177,7 @@ class LibraRunner : public Runner {
 class KokkosKernelsRunner : public Runner {
  public:
   explicit KokkosKernelsRunner(const Problem& p) : p_(p) {}
-  void multiply() override { c_ = kokkos_kernels_spgemm(p_.A, p_.B); }
+  void multiply() override { c_ = vendor::kokkos_kernels_spgemm(p_.A, p_.B); }
   void release() override { c_ = Matrix(); }
   std::int64_t nnz_c() const override { return c_.nnz(); }
   ref::Matrix result() const override { return csr_to_host(c_); }

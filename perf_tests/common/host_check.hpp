@@ -1,18 +1,18 @@
 #pragma once
 // Checking benchmark results on the host against the reference oracle
-// (unit_tests/reference/): a result that fails is reported as "wrong: ...",
+// (libra/reference/): a result that fails is reported as "wrong: ...",
 // never as a time.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "reference/bridge.hpp"
-#include "reference/reference.hpp"
+#include "libra/reference/bridge.hpp"
+#include "libra/reference/reference.hpp"
 
 namespace libra::bench {
 
-// Libra -> oracle copies (reference/bridge.hpp), under the names the benchmarks use.
+// Libra -> oracle copies (libra/reference/bridge.hpp), under the names the benchmarks use.
 template <class RowMap, class Index, class Values>
 ref::Matrix compressed_to_host(std::int64_t rows, std::int64_t cols,
                                const RowMap& row_map, const Index& idx,

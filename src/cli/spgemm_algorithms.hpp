@@ -6,20 +6,16 @@
 #include <string>
 #include <vector>
 
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_CrsMatrix.hpp>
-#include <KokkosSparse_spgemm.hpp>
 #include "common.hpp"
-
 #include "libra/format/convert.hpp"
-#include "libra/format/kokkos_interop.hpp"
 #include "libra/format/mirror.hpp"
+#include "libra/reference/bridge.hpp"
+#include "libra/reference/reference.hpp"
 #include "libra/spgemm/spgemm.hpp"
-#include "reference/bridge.hpp"
-#include "reference/reference.hpp"
+#include "libra/vendor/kokkos_kernels_spgemm.hpp"
 
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
-#include "baselines/cusparse_spgemm.hpp"
+#include "libra/vendor/cusparse_spgemm.hpp"
 #endif
 
 namespace libra::cli {
@@ -92,27 +88,14 @@ M sorted(const M& C) {
 template <class M>
 AlgorithmResult<M> run_kokkos_kernels(const M& A, const M& B) {
   using Host = Kokkos::DefaultHostExecutionSpace;
-  using HostDevice = Kokkos::Device<Host, Host::memory_space>;
-  using S = typename M::scalar_type;
-  using O = typename M::ordinal_type;
-  using Off = typename M::offset_type;
-  using Crs = KokkosSparse::CrsMatrix<S, O, HostDevice, void, Off>;
-  using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<
-      Off, O, S, Host, Host::memory_space, Host::memory_space>;
-  const Crs a = to_kokkos(copy_to<Host>(A));
-  const Crs b = to_kokkos(copy_to<Host>(B));
-  Crs c;
+  const auto a = copy_to<Host>(A);
+  const auto b = copy_to<Host>(B);
   Kokkos::Timer timer;
-  {
-    Handle handle;
-    handle.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
-    KokkosSparse::spgemm_symbolic(handle, a, false, b, false, c);
-    KokkosSparse::spgemm_numeric(handle, a, false, b, false, c);
-    Host().fence();
-  }
+  auto c = vendor::kokkos_kernels_spgemm(a, b);
+  Host().fence();
   AlgorithmResult<M> r;
   r.seconds = timer.seconds();
-  r.C = sorted(copy_to<Space>(from_kokkos(c)));
+  r.C = sorted(copy_to<Space>(c));
   r.stats.products = count_products(A, B);
   r.stats.flops = 2 * r.stats.products;
   r.stats.nnz_c = static_cast<std::uint64_t>(r.C.nnz());
@@ -143,19 +126,19 @@ AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
       return out;
     };
     const Narrow a_rm = narrow(A.row_map), b_rm = narrow(B.row_map);
-    const bench::cusparse::CsrView a{
+    const vendor::cusparse::CsrView a{
         A.num_rows,  A.num_cols,       static_cast<std::int64_t>(A.nnz()),
         a_rm.data(), A.col_idx.data(), A.values.data()};
-    const bench::cusparse::CsrView b{
+    const vendor::cusparse::CsrView b{
         B.num_rows,  B.num_cols,       static_cast<std::int64_t>(B.nnz()),
         b_rm.data(), B.col_idx.data(), B.values.data()};
-    bench::cusparse::Spgemm spgemm(Kokkos::Cuda().cuda_stream());
+    vendor::cusparse::Spgemm spgemm(Kokkos::Cuda().cuda_stream());
     Kokkos::fence();
     Kokkos::Timer timer;
-    bench::cusparse::Product product;
+    vendor::cusparse::Product product;
     try {
       product = spgemm.multiply(a, b);
-    } catch (const bench::cusparse::Error& e) {
+    } catch (const vendor::cusparse::Error& e) {
       throw Failure(exit_failure, std::string("cuSPARSE: ") + e.what());
     }
     AlgorithmResult<M> r;
@@ -180,7 +163,7 @@ AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
     r.stats.products = count_products(A, B);
     r.stats.flops = 2 * r.stats.products;
     r.stats.nnz_c = static_cast<std::uint64_t>(c.nnz);
-    r.name = std::string("cusparse ") + bench::cusparse::to_string(product.algorithm);
+    r.name = std::string("cusparse ") + vendor::cusparse::to_string(product.algorithm);
     return r;
   }
 }

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "libra/format/csr.hpp"
-#include "reference/bridge.hpp"
-#include "reference/reference.hpp"
+#include "libra/reference/bridge.hpp"
+#include "libra/reference/reference.hpp"
 
 namespace libra::test {
 
-// Libra <-> oracle, under the names the tests use (reference/bridge.hpp).
+// Libra <-> oracle, under the names the tests use (libra/reference/bridge.hpp).
 template <class S, class O, class Off, class Device>
 Csr<S, O, Off, Device> from_ref(const ref::Matrix& m) {
   return ref::to_csr<S, O, Off, Device>(m);

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/reference.hpp"
+#include "libra/reference/reference.hpp"
 
 namespace libra::test {
 

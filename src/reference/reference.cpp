@@ -1,4 +1,4 @@
-#include "reference.hpp"
+#include "libra/reference/reference.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // A standalone check of the cuSPARSE SpGEMM wrapper (no Kokkos): products of
-// skewed random matrices by each of ALG1, ALG2 and ALG3 compared with a host
-// Gustavson product. Exit status 0 when all agree.
-//   cusparse_spgemm_selftest
+// skewed random matrices by each of ALG1, ALG2 and ALG3 compared with the
+// reference oracle's product. Exit status 0 when all agree.
+//   cusparse_spgemm_selftest         (CTest: vendor_cusparse)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,11 +9,12 @@
 #include <random>
 #include <vector>
 
-#include "cusparse_spgemm.hpp"
+#include "libra/reference/reference.hpp"
+#include "libra/vendor/cusparse_spgemm.hpp"
 
 namespace {
 
-using libra::bench::cusparse::Algorithm;
+using libra::vendor::cusparse::Algorithm;
 
 struct HostCsr {
   int rows = 0, cols = 0;
@@ -42,31 +43,25 @@ HostCsr random_matrix(int rows, int cols, int per_row, unsigned seed) {
   return m;
 }
 
+libra::ref::Matrix to_ref(const HostCsr& m) {
+  libra::ref::Matrix r;
+  r.rows = m.rows;
+  r.cols = m.cols;
+  r.ptr.assign(m.ptr.begin(), m.ptr.end());
+  r.col.assign(m.col.begin(), m.col.end());
+  r.val = m.val;
+  return r;
+}
+
+// The reference oracle's product, with the wrapper's 32-bit indices.
 HostCsr host_product(const HostCsr& A, const HostCsr& B) {
+  const libra::ref::Matrix c = libra::ref::spgemm(to_ref(A), to_ref(B));
   HostCsr C;
-  C.rows = A.rows;
-  C.cols = B.cols;
-  std::vector<double> acc(B.cols, 0.0);
-  std::vector<char> used(B.cols, 0);
-  for (int i = 0; i < A.rows; ++i) {
-    std::vector<int> touched;
-    for (int p = A.ptr[i]; p < A.ptr[i + 1]; ++p) {
-      for (int q = B.ptr[A.col[p]]; q < B.ptr[A.col[p] + 1]; ++q) {
-        const int j = B.col[q];
-        if (!used[j]) touched.push_back(j);
-        used[j] = 1;
-        acc[j] += A.val[p] * B.val[q];
-      }
-    }
-    std::sort(touched.begin(), touched.end());
-    for (int j : touched) {
-      C.col.push_back(j);
-      C.val.push_back(acc[j]);
-      acc[j] = 0;
-      used[j] = 0;
-    }
-    C.ptr.push_back(static_cast<int>(C.col.size()));
-  }
+  C.rows = static_cast<int>(c.rows);
+  C.cols = static_cast<int>(c.cols);
+  C.ptr.assign(c.ptr.begin(), c.ptr.end());
+  C.col.assign(c.col.begin(), c.col.end());
+  C.val = c.val;
   return C;
 }
 
@@ -94,7 +89,7 @@ std::vector<T> to_host(const T* d, std::size_t n) {
 }
 
 // 0 when C (on the device) equals the host product within 1e-12 relative.
-int compare(const HostCsr& expected, const libra::bench::cusparse::Csr& C,
+int compare(const HostCsr& expected, const libra::vendor::cusparse::Csr& C,
             const char* what) {
   const auto ptr = to_host(C.row_ptr, static_cast<std::size_t>(C.rows) + 1);
   const auto col = to_host(C.col_idx, static_cast<std::size_t>(C.nnz));
@@ -120,7 +115,7 @@ int compare(const HostCsr& expected, const libra::bench::cusparse::Csr& C,
 }  // namespace
 
 int main() {
-  using namespace libra::bench::cusparse;
+  using namespace libra::vendor::cusparse;
   int failures = 0;
   const HostCsr A = random_matrix(3000, 2000, 12, 1);
   const HostCsr B = random_matrix(2000, 2500, 9, 2);

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-namespace libra::bench::cusparse {
+namespace libra::vendor::cusparse {
 
 // A CSR matrix in device memory (32-bit offsets and indices, double values),
 // not owned.
@@ -94,4 +94,4 @@ class Spgemm {
   cudaStream_t stream_ = nullptr;
 };
 
-}  // namespace libra::bench::cusparse
+}  // namespace libra::vendor::cusparse

@@ -1,6 +1,9 @@
 #pragma once
-// The reference oracle: plain sequential host code, deliberately independent of
-// Libra's formats and kernels, that every device result is compared with.
+// The reference oracle (target Libra::reference): plain sequential host code,
+// deliberately independent of Libra's formats, kernels and Kokkos, that every
+// device result is compared with. The tests, the CLI (`--algo reference`,
+// `--check`) and the benchmarks' checks use it; its own hand-checked tests are in
+// unit_tests/test_reference.cpp. bridge.hpp moves matrices between it and Libra.
 #include <cstdint>
 #include <tuple>
 #include <vector>

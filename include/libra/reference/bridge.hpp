@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "libra/format/csr.hpp"
-#include "reference/reference.hpp"
+#include "libra/reference/reference.hpp"
 
 namespace libra::ref {
 

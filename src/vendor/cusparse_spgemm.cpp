@@ -1,4 +1,4 @@
-#include "cusparse_spgemm.hpp"
+#include "libra/vendor/cusparse_spgemm.hpp"
 
 #include <climits>
 #include <utility>
@@ -8,7 +8,7 @@
     "cusparse_spgemm needs cuSPARSE 12 or newer (CUDA 12+): it uses the const descriptor API"
 #endif
 
-namespace libra::bench::cusparse {
+namespace libra::vendor::cusparse {
 
 namespace {
 
@@ -242,4 +242,4 @@ Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
   return C;
 }
 
-}  // namespace libra::bench::cusparse
+}  // namespace libra::vendor::cusparse
