@@ -7,7 +7,6 @@
 #include <functional>
 #include <string>
 
-#include "libra/io/impl/atomic_file.hpp"
 #include "libra/io/read.hpp"
 #include "libra/io/write.hpp"
 #include "support/temp_dir.hpp"
@@ -67,12 +66,91 @@ TEST_F(IoErrors, UnreadableFiles) {
     expect_error_at(dir.path("missing.mtx"), 0, "cannot open", read);
     std::filesystem::create_directories(dir.path("folder"));
     expect_error_at(dir.path("folder"), 0, "directory", read);
-    expect_error("", 0, "empty file", read);
+    // Not malformed: nothing could be read (the CLI exits 1 for these, not 3).
+    EXPECT_THROW(read(dir.path("missing.mtx"), {}), libra::io::FileError);
+    EXPECT_THROW(read(dir.path("folder"), {}), libra::io::FileError);
   }
 }
 
+// The decision for empty input: an empty Matrix Market file lacks its banner (a
+// malformed file); an edge list without edges, empty or not, is a 0 x 0 matrix.
+TEST_F(IoErrors, EmptyFiles) {
+  expect_error_at(dir.write("empty.mtx", ""), 0, "empty file: missing the %%MatrixMarket",
+                  any_format);
+  for (const char* text : {"", "\n\n", "# comments only\n"}) {
+    const auto t = libra::io::read_triplets(dir.write("empty.txt", text));
+    EXPECT_EQ(t.info.rows, 0);
+    EXPECT_EQ(t.info.cols, 0);
+    EXPECT_TRUE(t.row.empty());
+  }
+}
+
+// The name decides the format; content never silently turns one into the other.
+TEST_F(IoErrors, FileNameDecidesTheFormat) {
+  using libra::io::FileFormat;
+  EXPECT_EQ(libra::io::format_from_name("a/b.mtx"), FileFormat::matrix_market);
+  EXPECT_EQ(libra::io::format_from_name("B.MTX"), FileFormat::matrix_market);
+  EXPECT_EQ(libra::io::format_from_name("c.Mm"), FileFormat::matrix_market);
+  for (const char* name : {"g.txt", "g.el", "g.tsv", "g.edges", "g", ".mtx", "dir.mtx/g"})
+    EXPECT_EQ(libra::io::format_from_name(name), FileFormat::snap) << name;
+  for (const char* name : {"a.mtx.gz", "a.txt.bz2", "a.xz", "a.zst", "a.zip"})
+    EXPECT_THROW(libra::io::format_from_name(name), libra::InputError) << name;
+  // A headerless .mtx (a size line first, as SuiteSparse's copies sometimes are) is
+  // not taken for an edge list.
+  const std::string headerless = dir.write("headerless.mtx", "3 3 2\n1 1 1\n2 3 4\n");
+  expect_error_at(headerless, 1, "missing the %%MatrixMarket banner", any_format);
+  // A Matrix Market file named as an edge list is not read as one either.
+  const std::string named_txt = dir.write("m.txt", general + "2 2 1\n1 1 1\n");
+  expect_error_at(named_txt, 1, "Matrix Market banner, but the file name says edge list",
+                  any_format);
+  // ReadOptions::format overrides the name.
+  ReadOptions as_mm;
+  as_mm.format = FileFormat::matrix_market;
+  EXPECT_EQ(libra::io::read_triplets(named_txt, as_mm).info.rows, 2);
+  ReadOptions as_edges;
+  as_edges.format = FileFormat::snap;
+  EXPECT_EQ(libra::io::read_triplets(dir.write("e.mtx", "0 4\n"), as_edges).info.rows, 5);
+}
+
+// Sizes are refused when the size line (or an edge list's header) is read,
+// before anything is allocated for the matrix.
+TEST_F(IoErrors, SizesCheckedBeforeAllocating) {
+  using Host = Kokkos::DefaultHostExecutionSpace::device_type;
+  const Reader read_wide = [](const std::string& p, const ReadOptions& o) {
+    libra::io::read_matrix<double, std::int64_t, std::size_t, Host>(p, o);
+    return libra::io::Triplets{};
+  };
+  ReadOptions as_mm;
+  as_mm.format = libra::io::FileFormat::matrix_market;
+  // Row offsets for 1e11 rows: 1.6 TB.
+  expect_error(general + "99999999999 3 1\n1 1 1\n", 2, "needs about", read_wide, as_mm);
+  // 1e11 declared entries: 2.4 TB of triplets, refused even without a matrix type.
+  expect_error(general + "2 2 100000000000\n1 1 1\n", 2, "needs about");
+  expect_error("# libra: 5 x 5, 100000000000 entries\n0 1\n", 1, "needs about", snap);
+  // Without a header the shape comes from the largest id: its line is named.
+  expect_error("0 1\n2 3\n0 99999999999\n1 1\n", 3, "needs about", read_wide, {});
+  // The ordinal type: 3e9 columns do not fit int.
+  const std::string wide = dir.write("wide.mtx", general + "2 3000000000 1\n1 1 1\n");
+  try {
+    libra::io::read_matrix<double, int, int, Host>(wide);
+    ADD_FAILURE() << "3e9 columns fit int?";
+  } catch (const libra::OverflowError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(wide + ":2: the columns (3000000000)", 0), 0u)
+        << e.what();
+  }
+  // Limits given by the caller: a 3 x 3 matrix in 100 bytes does not fit.
+  ReadOptions tight;
+  tight.limits.available_bytes = 100;
+  expect_error(general + "3 3 9\n", 2, "more than the 100 bytes of memory free",
+               matrix_market, tight);
+  tight.limits.max_entries = 4;
+  EXPECT_THROW(libra::io::read_matrix_market_triplets(
+                   dir.write("n.mtx", general + "3 3 9\n"), tight),
+               libra::OverflowError);
+}
+
 TEST_F(IoErrors, Banner) {
-  expect_error("3 3 1\n1 1 1\n", 1, "missing %%MatrixMarket banner");
+  expect_error("3 3 1\n1 1 1\n", 1, "missing the %%MatrixMarket banner");
   expect_error("%%MatrixMarketx matrix coordinate real general\n1 1 0\n", 1,
                "unknown banner");
   expect_error("%%MatrixMarket matrix coordinate real\n1 1 0\n", 1, "incomplete banner");
@@ -189,8 +267,8 @@ TEST_F(IoErrors, BinaryGarbage) {
       "\x7f"
       "ELF\x02\x01\x01";
   binary += std::string("\0\0\0\x03\x00\x3e\n\x01\x02", 9);
-  expect_error(binary, 1, "not a Matrix Market file (byte 0x7F: binary data",
-               matrix_market);
+  expect_error(binary, 1, "missing the %%MatrixMarket banner", matrix_market);
+  expect_error(binary, 1, "(byte 0x7F: binary data", matrix_market);
   expect_error(binary, 1, "binary data", snap);
   expect_error(binary, 1, "binary data", any_format);
   expect_error(general + "2 2 2\n1 1 1\n" + std::string("2 2\0\x01\n", 6), 4,
@@ -254,9 +332,28 @@ TEST_F(IoErrors, SnapEdgeLists) {
   one_based.snap_index_base = 1;
   expect_error("1 2\n2 0\n", 2, "target node id 0 in a file read with 1-based", snap,
                one_based);
-  // Auto-detection sends files without the banner to the SNAP reader.
+  // Files not named .mtx/.mm go to the edge-list reader.
   expect_error("FromNodeId ToNodeId\n0 1\n", 1, "source node id \"FromNodeId\"",
                any_format);
+  // Every edge has the fields of the first: 2 and 3 do not mix.
+  expect_error("# c\n0 1\n1 2\n2 0 0.5\n", 4,
+               "edge line has 3 fields, but the first edge (line 2) has 2", snap);
+  expect_error("0 1 1.5\n\n1 2\n", 3,
+               "edge line has 2 fields, but the first edge (line 1) has 3", snap);
+  // Libra's shape header.
+  expect_error("# libra: 2 x 3, 1 entries\n0 3\n", 2,
+               "target node id 3 is outside the 2 x 3 shape of the libra header on line 1",
+               snap);
+  expect_error("% x\n# libra: 2 x 3, 1 entries\n2 0\n", 3, "source node id 2 is outside",
+               snap);
+  expect_error("# libra: 2 x 3, 1 entries\n0 1\n1 1\n", 3,
+               "more edges than the 1 the libra header on line 1 declares", snap);
+  expect_error("# libra: 2 x 3, 3 entries\n0 1\n1 1\n# end\n", 4,
+               "the file ends after 2 of the 3 edges the libra header on line 1 declares",
+               snap);
+  expect_error("# libra: 2 by 3\n0 1\n", 1, "malformed libra header", snap);
+  expect_error("# libra: 2 x 3, 0 entries\n# libra: 2 x 3, 0 entries\n", 2,
+               "a second libra header (the first is on line 1)", snap);
   ReadOptions bad_base;
   bad_base.snap_index_base = 2;
   EXPECT_THROW(libra::io::read_snap_triplets(dir.write("g.txt", "0 1\n"), bad_base),
@@ -312,7 +409,7 @@ TEST_F(IoErrors, FailedWritesLeaveNothingBehind) {
   // the temporary was being written) removes the temporary too.
   const std::string target = dir.path("late.mtx");
   {
-    libra::io::impl::AtomicFile file(target);
+    libra::io::OutputFile file(target);
     file.write("%%MatrixMarket matrix coordinate real general\n0 0 0\n");
     EXPECT_TRUE(std::filesystem::exists(file.temporary_path()));
     std::filesystem::create_directories(target + "/occupied");
@@ -324,7 +421,7 @@ TEST_F(IoErrors, FailedWritesLeaveNothingBehind) {
 
   // An abandoned write (an exception before commit) removes its temporary.
   {
-    libra::io::impl::AtomicFile file(dir.path("abandoned.mtx"));
+    libra::io::OutputFile file(dir.path("abandoned.mtx"));
     file.write("partial");
   }
   EXPECT_EQ(dir.listing(), (std::vector<std::string>{"folder", "late.mtx"}));

@@ -98,7 +98,7 @@ TEST(Snap, IdsKeptAsTheyAreAndEmptyEdgeLists) {
   EXPECT_EQ(sparse_ids.info.rows, 31);
   EXPECT_EQ(sparse_ids.info.cols, 31);
   for (const char* text :
-       {"# nothing but comments\n% and more\n", "\n\n", "# no newline"}) {
+       {"", "# nothing but comments\n% and more\n", "\n\n", "# no newline"}) {
     const std::string path = dir.write("empty.txt", text);
     const auto t = libra::io::read_snap_triplets(path);
     EXPECT_EQ(t.row.size(), 0u);
@@ -110,26 +110,42 @@ TEST(Snap, IdsKeptAsTheyAreAndEmptyEdgeLists) {
   }
 }
 
-TEST(Snap, WriterRoundTrip) {
+TEST(Snap, WriterRoundTripKeepsValuesAndShape) {
   libra::test::TempDir dir;
-  // The last row and column hold entries, so the shape survives the round trip.
-  auto triplets = libra::ref::to_triplets(libra::ref::random(4000, 4000, 9, 21));
-  triplets.emplace_back(3999, 3999, 1.0);
-  const auto m = libra::ref::from_triplets(4000, 4000, triplets);
-  const auto A = libra::test::from_ref<double, int, int, Device>(m);
-  const std::string path = dir.path("out.txt");
-  libra::io::write_snap(path, A);
-  auto ones = m;
+  // The last rows and columns are empty: only the header keeps the shape.
+  const auto square = libra::ref::random(4000, 4000, 9, 21);
+  const auto tall = libra::ref::from_triplets(7, 5, {{0, 1, 0.1}, {2, 0, -3e-300}, {3, 3, 1.0 / 3}});
+  const auto empty = libra::ref::from_triplets(4, 6, {});
+  for (const auto& m : {square, tall, empty}) {
+    const auto A = libra::test::from_ref<double, int, int, Device>(m);
+    const std::string path = dir.path("out.txt");
+    libra::io::write_snap(path, A);
+    libra::io::FileInfo info;
+    // Values at full precision: the same bits come back.
+    EXPECT_TRUE(
+        libra::test::same_matrix(m, read_ref<double, int, int>(path, {}, &info), 0));
+    EXPECT_EQ(info.format, FileFormat::snap);
+    EXPECT_EQ(info.field, m.nnz() ? Field::real : Field::pattern);
+    EXPECT_TRUE(info.shape_declared);
+    EXPECT_EQ(info.rows, m.rows);
+    EXPECT_EQ(info.cols, m.cols);
+    EXPECT_EQ(info.stored_entries, static_cast<std::uint64_t>(m.nnz()));
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    EXPECT_EQ(first, "# libra: " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                         ", " + std::to_string(m.nnz()) + " entries");
+  }
+  // A pattern write has two columns and reads back as a pattern of the same shape.
+  const auto A = libra::test::from_ref<double, int, int, Device>(tall);
+  libra::io::write_snap(dir.path("p.txt"), A, libra::io::WriteOptions{true});
+  auto ones = tall;
   for (auto& v : ones.val) v = 1.0;
   libra::io::FileInfo info;
-  EXPECT_TRUE(
-      libra::test::same_matrix(ones, read_ref<double, int, int>(path, {}, &info), 0));
-  EXPECT_EQ(info.format, FileFormat::snap);
-  EXPECT_EQ(info.stored_entries, static_cast<std::uint64_t>(m.nnz()));
-  std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  EXPECT_EQ(first, "# libra: 4000 x 4000, " + std::to_string(m.nnz()) + " entries");
+  EXPECT_TRUE(libra::test::same_matrix(
+      ones, read_ref<double, int, int>(dir.path("p.txt"), {}, &info), 0));
+  EXPECT_EQ(info.field, Field::pattern);
+  EXPECT_EQ(dir.listing(), (std::vector<std::string>{"out.txt", "p.txt"}));
 }
 
 }  // namespace snap_test

@@ -10,6 +10,7 @@
 
 #include "libra/core/error.hpp"
 #include "parsers.hpp"
+#include "size_check.hpp"
 #include "text_lines.hpp"
 
 namespace libra::io::impl {
@@ -43,9 +44,10 @@ void parse_banner(const std::string& path, std::string_view line, FileInfo& info
           path, 1,
           "unknown banner " + quoted(n ? f[0] : line) + " (expected %%MatrixMarket)");
     }
-    throw InputError(
-        path, 1,
-        "missing %%MatrixMarket banner: not a Matrix Market file" + binary_note(line));
+    throw InputError(path, 1,
+                     "missing the %%MatrixMarket banner a Matrix Market file starts with "
+                     "(line 1 is " +
+                         quoted(line) + ")" + binary_note(line));
   }
   if (n < 5) {
     throw InputError(
@@ -334,10 +336,15 @@ void expand_symmetric(Triplets& t, bool negate) {
 Triplets parse_matrix_market(const std::string& path, std::string_view text,
                              const ReadOptions& options) {
   if (text.empty()) {
-    throw InputError(path, 0, "empty file (expected the %%MatrixMarket banner)");
+    throw InputError(path, 0,
+                     "empty file: missing the %%MatrixMarket banner a Matrix Market file "
+                     "starts with");
   }
   text = skip_byte_order_mark(text);
   const Header h = parse_header(path, text);
+  check_sizes(path, h.size_line, static_cast<std::uint64_t>(h.info.rows),
+              static_cast<std::uint64_t>(h.info.cols), h.declared,
+              h.info.symmetry != Symmetry::general, options.limits);
   const DataSection section =
       split_data_section(text, h.data_begin, h.size_line + 1, "%");
 

@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "libra/util/memory_budget.hpp"
+#include "size_check.hpp"
+
 namespace libra::io::impl {
 
 namespace {
@@ -42,14 +45,22 @@ std::string read_file(const std::string& path) {
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     const int err = errno;
-    throw InputError(path, 0, "cannot open the file: " + system_error_text(err));
+    throw FileError(path, 0, "cannot open the file: " + system_error_text(err));
   }
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) {
     const int err = errno;
-    throw InputError(path, 0, "cannot read the file: " + system_error_text(err));
+    throw FileError(path, 0, "cannot read the file: " + system_error_text(err));
   }
-  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "is a directory, not a matrix file");
+  if (S_ISDIR(st.st_mode)) throw FileError(path, 0, "is a directory, not a matrix file");
+  if (S_ISREG(st.st_mode) &&
+      static_cast<std::uint64_t>(st.st_size) > free_memory_bytes(false, 0)) {
+    throw FileError(path, 0,
+                    "the file (" + bytes_text(static_cast<double>(st.st_size)) +
+                        ") is larger than the free memory (" +
+                        bytes_text(static_cast<double>(free_memory_bytes(false, 0))) +
+                        "): Libra reads a file whole");
+  }
   std::string bytes;
   // Regular files are read in one go; pipes and devices grow the buffer as needed.
   std::size_t capacity = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1
@@ -62,7 +73,7 @@ std::string read_file(const std::string& path) {
     if (got < 0) {
       if (errno == EINTR) continue;
       const int err = errno;
-      throw InputError(path, 0, "cannot read the file: " + system_error_text(err));
+      throw FileError(path, 0, "cannot read the file: " + system_error_text(err));
     }
     if (got == 0) break;
     used += static_cast<std::size_t>(got);
@@ -211,6 +222,24 @@ DataSection split_data_section(std::string_view text, std::size_t begin,
   }
   section.last_line = line - 1;
   return section;
+}
+
+std::size_t line_of_entry(std::string_view text, const DataSection& section,
+                          std::size_t entry) {
+  for (const Chunk& chunk : section.chunks) {
+    if (entry >= chunk.first_entry + chunk.entries) continue;
+    LineCursor cursor(text, chunk.begin, chunk.end);
+    std::string_view line;
+    std::size_t number = chunk.first_line;
+    std::size_t e = chunk.first_entry;
+    for (; cursor.next(line); ++number) {
+      const auto first = first_visible(line);
+      if (!first || section.comment_chars.find(*first) != std::string_view::npos) continue;
+      if (e == entry) return number;
+      ++e;
+    }
+  }
+  return section.last_line;
 }
 
 void throw_first(const std::string& path, const std::vector<LineError>& errors) {

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "libra/core/error.hpp"
+#include "libra/io/read.hpp"
 
 namespace libra::io::impl {
 
-// The bytes of `path`; InputError(path, 0, ...) when it cannot be opened or read.
+// The bytes of `path`; FileError(path, 0, ...) when it cannot be opened or read,
+// or is larger than the free memory.
 std::string read_file(const std::string& path);
 
 // `text` without a leading UTF-8 byte order mark.
@@ -125,6 +127,10 @@ struct DataSection {
 // counts their lines and data lines, in parallel.
 DataSection split_data_section(std::string_view text, std::size_t begin,
                                std::size_t first_line, std::string_view comment_chars);
+
+// The 1-based number of the line holding data line `entry` (0-based) of `section`.
+std::size_t line_of_entry(std::string_view text, const DataSection& section,
+                          std::size_t entry);
 
 // Calls parse(entry, line, problem) for every data line whose entry number is
 // below `max_entries`, in parallel over the chunks; `parse` must not throw and

@@ -1,21 +1,36 @@
 #pragma once
-// Writing matrices as Matrix Market or SNAP files.
+// Writing matrices as Matrix Market files or edge lists.
 //
 // The matrix is copied to the host, formatted in parallel into large buffers
 // (std::to_chars, full precision: 17 significant digits for double, 9 for float,
-// so reading the file back gives the same bits) and written all or nothing: a
-// temporary file beside the target is renamed over it at the end. Any failure
-// removes the temporary and throws libra::Error naming the path.
+// so reading the file back gives the same bits) and written all or nothing
+// through an OutputFile: a regular file (also behind symbolic links) is replaced
+// only once the whole matrix is written; devices, FIFOs and "-" (stdout) are
+// written straight. Any failure removes the temporary and throws libra::Error
+// naming the path.
 #include <Kokkos_Core.hpp>
 #include <string>
 
 #include "libra/format/csr.hpp"
+#include "libra/io/impl/atomic_file.hpp"
 #include "libra/io/read.hpp"
 
 namespace libra::io {
 
+// An output opened now and written later (include/libra/io/impl/atomic_file.hpp
+// says what each kind of path becomes): open it before a long computation, so
+// that an unwritable path fails first. Destroyed without a successful write, it
+// leaves nothing behind.
+using OutputFile = impl::AtomicFile;
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP (where the program has none
+// and does not ignore the signal) that remove the temporary files of open
+// OutputFiles, then end the process as the signal would have. A program with its
+// own handlers may call impl::remove_temporaries() there (async-signal-safe).
+void remove_temporaries_on_signals();
+
 struct WriteOptions {
-  bool pattern = false;  // Matrix Market "pattern": indices only, no values
+  bool pattern = false;  // indices only, no values (Matrix Market "pattern")
 };
 
 // "%%MatrixMarket matrix coordinate real general" (or pattern), 1-based indices,
@@ -24,6 +39,9 @@ template <class Scalar, class Ordinal, class Offset, class Device>
 void write_matrix_market(const std::string& path,
                          const Csr<Scalar, Ordinal, Offset, Device>& A,
                          const WriteOptions& options = {});
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_matrix_market(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                         const WriteOptions& options = {});
 
 // "%%MatrixMarket matrix array real general": every value, column by column.
 // Takes any rank-2 View (libra::Dense is one).
@@ -31,14 +49,21 @@ template <class Scalar, class... Properties>
 void write_matrix_market(const std::string& path,
                          const Kokkos::View<Scalar**, Properties...>& A);
 
-// A "# libra: ROWS x COLS, NNZ entries" comment, then one "i j" line per stored
-// entry with 0-based indices. Values are not written, and reading the file back
-// gives rows = cols = largest index + 1.
+// An edge list: a "# libra: ROWS x COLS, NNZ entries" header (which the reader
+// takes the shape from), then one "i j value" line per stored entry with 0-based
+// indices ("i j" with options.pattern).
 template <class Scalar, class Ordinal, class Offset, class Device>
-void write_snap(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A);
+void write_snap(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                const WriteOptions& options = {});
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_snap(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                const WriteOptions& options = {});
 
 template <class Scalar, class Ordinal, class Offset, class Device>
 void write_matrix(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                  FileFormat format, const WriteOptions& options = {});
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_matrix(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
                   FileFormat format, const WriteOptions& options = {});
 
 }  // namespace libra::io

@@ -2,6 +2,7 @@
 // read_matrix and read_matrix_market_dense: host triplets from the parsers,
 // copied to the device, where Libra's kernels sort them and sum duplicates.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "libra/format/coo.hpp"
 #include "libra/format/dense.hpp"
 #include "libra/io/read.hpp"
+#include "libra/util/memory_budget.hpp"
 
 namespace libra::io {
 
@@ -78,6 +80,48 @@ Coo<Scalar, Ordinal, Offset, Device> triplets_to_coo(const Triplets& t) {
   return Out(rows, cols, r, c, v);
 }
 
+// Free bytes in the memory space of Exec (a CUDA device's, else the host's).
+template <class Exec>
+std::size_t free_bytes_of(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    return free_memory_bytes(true, exec.cuda_device());
+  }
+#endif
+  (void)exec;
+  return free_memory_bytes(false, 0);
+}
+
+// `limits` narrowed to what a Csr<Scalar, Ordinal, Offset, Device> can hold, with
+// the memory read_matrix takes: the host copies of the triplets, the Coo on the
+// device with its sort's temporaries (about twice the Coo) and the Csr.
+template <class Scalar, class Ordinal, class Offset, class Device>
+SizeLimits csr_limits(SizeLimits limits) {
+  const auto most = [](auto t) {
+    return static_cast<std::uint64_t>(std::numeric_limits<decltype(t)>::max());
+  };
+  limits.max_dimension = std::min(limits.max_dimension, most(Ordinal()));
+  limits.max_entries = std::min(limits.max_entries, most(Offset()));
+  constexpr std::uint64_t coo = 2 * sizeof(Ordinal) + sizeof(Scalar);
+  limits.bytes_per_entry =
+      std::max<std::uint64_t>(limits.bytes_per_entry, 3 * coo + sizeof(Ordinal) + sizeof(Scalar));
+  limits.bytes_per_row = std::max<std::uint64_t>(limits.bytes_per_row, 2 * sizeof(Offset));
+  if (limits.available_bytes == 0)
+    limits.available_bytes = free_bytes_of(typename Device::execution_space());
+  return limits;
+}
+
+// Runs f(), adding `path` to an OverflowError that does not name it yet.
+template <class F>
+auto naming_path(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const OverflowError& e) {
+    if (std::string(e.what()).rfind(path + ":", 0) == 0) throw;
+    throw OverflowError(path + ": " + e.what());
+  }
+}
+
 }  // namespace impl
 
 template <class Scalar, class Ordinal, class Offset, class Device>
@@ -85,13 +129,17 @@ Csr<Scalar, Ordinal, Offset, Device> read_matrix(const std::string& path,
                                                  const ReadOptions& options,
                                                  FileInfo* info) {
   using Exec = typename Device::execution_space;
-  Coo<Scalar, Ordinal, Offset, Device> coo;
-  {
-    const Triplets t = read_triplets(path, options);  // freed before the sort
-    if (info) *info = t.info;
-    coo = impl::triplets_to_coo<Scalar, Ordinal, Offset, Device>(t);
-  }
-  return to_csr(Exec(), coo);
+  ReadOptions o = options;
+  o.limits = impl::csr_limits<Scalar, Ordinal, Offset, Device>(options.limits);
+  return impl::naming_path(path, [&] {
+    Coo<Scalar, Ordinal, Offset, Device> coo;
+    {
+      const Triplets t = read_triplets(path, o);  // freed before the sort
+      if (info) *info = t.info;
+      coo = impl::triplets_to_coo<Scalar, Ordinal, Offset, Device>(t);
+    }
+    return to_csr(Exec(), coo);
+  });
 }
 
 template <class Scalar, class Device>
@@ -100,7 +148,11 @@ Dense<Scalar, Device> read_matrix_market_dense(const std::string& path,
                                                FileInfo* info) {
   static_assert(std::is_floating_point<Scalar>::value,
                 "dense matrices hold float or double");
-  const Triplets t = read_matrix_market_triplets(path, options);
+  ReadOptions o = options;
+  o.limits.bytes_per_cell = std::max<std::uint64_t>(o.limits.bytes_per_cell, sizeof(Scalar) + 1);
+  if (o.limits.available_bytes == 0)
+    o.limits.available_bytes = impl::free_bytes_of(typename Device::execution_space());
+  const Triplets t = read_matrix_market_triplets(path, o);
   if (info) *info = t.info;
   impl::check_values_fit<Scalar>(t);
   const auto rows = checked_cast<std::size_t>(t.info.rows, "number of rows");

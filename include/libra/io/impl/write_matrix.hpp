@@ -126,17 +126,23 @@ void write_entries(AtomicFile& file, const HostCsr& h, int index_base, bool valu
 }  // namespace impl
 
 template <class Scalar, class Ordinal, class Offset, class Device>
-void write_matrix_market(const std::string& path,
-                         const Csr<Scalar, Ordinal, Offset, Device>& A,
+void write_matrix_market(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
                          const WriteOptions& options) {
-  const auto h = impl::host_csr(path, A);
-  impl::AtomicFile file(path);
+  const auto h = impl::host_csr(file.path(), A);
   file.write(options.pattern ? "%%MatrixMarket matrix coordinate pattern general\n"
                              : "%%MatrixMarket matrix coordinate real general\n");
   file.write(std::to_string(h.num_rows) + " " + std::to_string(h.num_cols) + " " +
              std::to_string(h.col_idx.extent(0)) + "\n");
   impl::write_entries(file, h, 1, !options.pattern);
   file.commit();
+}
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_matrix_market(const std::string& path,
+                         const Csr<Scalar, Ordinal, Offset, Device>& A,
+                         const WriteOptions& options) {
+  OutputFile file(path);
+  write_matrix_market(file, A, options);
 }
 
 template <class Scalar, class... Properties>
@@ -162,28 +168,42 @@ void write_matrix_market(const std::string& path,
 }
 
 template <class Scalar, class Ordinal, class Offset, class Device>
-void write_snap(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A) {
-  const auto h = impl::host_csr(path, A);
-  impl::AtomicFile file(path);
+void write_snap(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                const WriteOptions& options) {
+  const auto h = impl::host_csr(file.path(), A);
   file.write("# libra: " + std::to_string(h.num_rows) + " x " +
              std::to_string(h.num_cols) + ", " + std::to_string(h.col_idx.extent(0)) +
              " entries\n");
-  impl::write_entries(file, h, 0, false);
+  impl::write_entries(file, h, 0, !options.pattern);
   file.commit();
+}
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_snap(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                const WriteOptions& options) {
+  OutputFile file(path);
+  write_snap(file, A, options);
+}
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_matrix(OutputFile& file, const Csr<Scalar, Ordinal, Offset, Device>& A,
+                  FileFormat format, const WriteOptions& options) {
+  switch (format) {
+    case FileFormat::matrix_market:
+      write_matrix_market(file, A, options);
+      return;
+    case FileFormat::snap:
+      write_snap(file, A, options);
+      return;
+  }
+  throw ArgumentError("write_matrix: unknown file format");
 }
 
 template <class Scalar, class Ordinal, class Offset, class Device>
 void write_matrix(const std::string& path, const Csr<Scalar, Ordinal, Offset, Device>& A,
                   FileFormat format, const WriteOptions& options) {
-  switch (format) {
-    case FileFormat::matrix_market:
-      write_matrix_market(path, A, options);
-      return;
-    case FileFormat::snap:
-      write_snap(path, A);
-      return;
-  }
-  throw ArgumentError("write_matrix: unknown file format");
+  OutputFile file(path);
+  write_matrix(file, A, format, options);
 }
 
 }  // namespace libra::io
