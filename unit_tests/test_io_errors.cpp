@@ -95,6 +95,13 @@ TEST_F(IoErrors, FileNameDecidesTheFormat) {
     EXPECT_EQ(libra::io::format_from_name(name), FileFormat::snap) << name;
   for (const char* name : {"a.mtx.gz", "a.txt.bz2", "a.xz", "a.zst", "a.zip"})
     EXPECT_THROW(libra::io::format_from_name(name), libra::InputError) << name;
+  // Writing is stricter: only names that say a format get one.
+  EXPECT_EQ(libra::io::format_to_write("C.MM"), FileFormat::matrix_market);
+  EXPECT_EQ(libra::io::format_to_write("C.Mtx"), FileFormat::matrix_market);
+  for (const char* name : {"C.txt", "C.el", "C.TSV", "C.edges"})
+    EXPECT_EQ(libra::io::format_to_write(name), FileFormat::snap) << name;
+  for (const char* name : {"C", "C.mtx.gz", "C.dat", "dir.mtx/C", "-"})
+    EXPECT_FALSE(libra::io::format_to_write(name).has_value()) << name;
   // A headerless .mtx (a size line first, as SuiteSparse's copies sometimes are) is
   // not taken for an edge list.
   const std::string headerless = dir.write("headerless.mtx", "3 3 2\n1 1 1\n2 3 4\n");

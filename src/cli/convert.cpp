@@ -1,9 +1,8 @@
-// `libra convert IN OUT`: rewrites a matrix between Matrix Market and SNAP.
+// `libra convert IN OUT`: rewrites a matrix between Matrix Market and edge lists.
 #include <memory>
 #include <string>
 
 #include "common.hpp"
-#include "libra/io/write.hpp"
 
 namespace libra::cli {
 
@@ -11,41 +10,18 @@ namespace {
 
 struct ConvertArgs {
   std::string in;
-  std::string out;
-  std::string to;  // "mm", "snap", or empty: from OUT's extension
-  bool one_based = false;
+  OutputOptions out;
+  InputOptions input;
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-io::FileFormat output_format(const ConvertArgs& args) {
-  if (args.to == "mm") return io::FileFormat::matrix_market;
-  if (args.to == "snap") return io::FileFormat::snap;
-  return ends_with(args.out, ".mtx") ? io::FileFormat::matrix_market
-                                     : io::FileFormat::snap;
-}
-
-template <class CsrMatrix>
-int write(const ConvertArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
-  io::WriteOptions options;
-  options.pattern = info.field == io::Field::pattern;  // no values to keep
-  try {
-    Progress progress("writing " + args.out);
-    io::write_matrix(args.out, A, output_format(args), options);
-  } catch (const std::exception& e) {
-    // The writer removed its temporary: nothing is left behind.
-    throw Failure(exit_failure, e.what());
-  }
-  return exit_ok;
-}
-
 int run_convert(const ConvertArgs& args) {
-  return visit_matrix(
-      args.in, read_options(args.one_based),
-      [&](const auto& A, const auto& info) { return write(args, A, info); });
+  Output out = open_output(args.out);  // before reading: an unwritable OUT fails first
+  return visit_matrix(args.in, read_options(args.input),
+                      [&](const auto& A, const io::FileInfo& info) {
+                        // A pattern stays a pattern: it has no values to keep.
+                        write_output(out, A, info.field == io::Field::pattern);
+                        return exit_ok;
+                      });
 }
 
 }  // namespace
@@ -53,22 +29,23 @@ int run_convert(const ConvertArgs& args) {
 Command add_convert_command(CLI::App& parent) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* app = parent.add_subcommand(
-      "convert", "Rewrite a matrix between Matrix Market and SNAP edge-list files");
-  app->add_option("IN", args->in, "Matrix Market file, or SNAP edge list")->required();
-  app->add_option("OUT", args->out, "File to write (replaced only once complete)")
+      "convert", "Rewrite a matrix between Matrix Market files and edge lists");
+  app->add_option("IN", args->in, "Matrix Market file (.mtx, .mm) or edge list")
       ->required();
-  app->add_option("--to", args->to,
-                  "Output format (default: mm when OUT ends in .mtx, else snap)")
-      ->check(CLI::IsMember({"mm", "snap"}));
-  app->add_flag("--one-based", args->one_based, "SNAP node ids in IN start at 1");
-  app->footer(
-      "Matrix Market output is 'coordinate real general' (pattern when IN has no "
-      "values),\n"
-      "values at full precision (17 significant digits), symmetric inputs written out "
-      "in\n"
-      "full. SNAP output is one 0-based 'i j' line per entry, without values; reading "
-      "it\n"
-      "back gives rows = cols = largest index + 1.");
+  app->add_option("OUT", args->out.path, "File to write, or - for stdout")
+      ->required()
+      ->check(CLI::Validator(non_empty_name, "FILE"));
+  // Also the former names mm and snap, which scripts may still use.
+  app->add_option("--to", args->out.to,
+                  "Output format whatever OUT's name says (mtx: Matrix Market, edges: "
+                  "edge list)")
+      ->check(CLI::IsMember({"mtx", "edges", "mm", "snap"}))
+      ->transform([](std::string to) { return to == "mm" ? "mtx" : to == "snap" ? "edges" : to; });
+  add_input_options(*app, args->input);
+  app->footer(std::string(output_help) +
+              "\nMatrix Market output is 'coordinate real general' (pattern when IN has "
+              "no values),\nvalues at full precision (17 significant digits), symmetric "
+              "inputs written out in full.");
   return {app, [args] {
             return run_convert(*args);
           }};

@@ -18,11 +18,13 @@ namespace {
 struct InfoArgs {
   std::string file;
   bool json = false;
-  bool one_based = false;
+  InputOptions input;
 };
 
 const char* layout_name(const io::FileInfo& info) {
-  if (info.format == io::FileFormat::snap) return "SNAP edge list";
+  if (info.format == io::FileFormat::snap) {
+    return info.shape_declared ? "edge list (shape from its libra header)" : "edge list";
+  }
   return info.dense_array ? "Matrix Market array" : "Matrix Market coordinate";
 }
 
@@ -35,8 +37,9 @@ nlohmann::ordered_json or_null(const std::optional<T>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
-void print_json(const io::FileInfo& info, const MatrixStats& s) {
+void print_json(const std::string& file, const io::FileInfo& info, const MatrixStats& s) {
   nlohmann::ordered_json j;
+  j["file"] = file;
   j["format"] = format_name(info.format);
   j["dense_array"] = info.dense_array;
   j["field"] = field_name(info.field);
@@ -107,7 +110,7 @@ int report(const InfoArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
     stats = describe(Space(), A);
   }
   if (args.json) {
-    print_json(info, stats);
+    print_json(args.file, info, stats);
   } else {
     print_text(args.file, info, stats);
   }
@@ -116,7 +119,7 @@ int report(const InfoArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
 
 int run_info(const InfoArgs& args) {
   return visit_matrix(
-      args.file, read_options(args.one_based),
+      args.file, read_options(args.input),
       [&](const auto& A, const auto& info) { return report(args, A, info); });
 }
 
@@ -126,16 +129,15 @@ Command add_info_command(CLI::App& parent) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* app = parent.add_subcommand(
       "info", "Print the shape, degrees, bandwidth, diagonals and A*A work of a matrix");
-  app->add_option("FILE", args->file, "Matrix Market file, or SNAP edge list")
+  app->add_option("FILE", args->file, "Matrix Market file (.mtx, .mm) or edge list")
       ->required();
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
-  app->add_flag("--one-based", args->one_based,
-                "SNAP node ids start at 1 (Matrix Market is always 1-based)");
+  add_input_options(*app, args->input);
   app->footer(
       "nnz counts the entries of the whole matrix (symmetric halves expanded, "
       "duplicates\n"
-      "summed); stored entries are the lines of the file. A SNAP edge list keeps its\n"
-      "node ids: rows = cols = largest id + 1.\n"
+      "summed); stored entries are the lines of the file. An edge list keeps its node\n"
+      "ids: rows = cols = largest id + 1, unless a '# libra: ROWS x COLS' header says.\n"
       "kl = max(i - j), ku = max(j - i) over the entries, at least 0.\n"
       "Products and flops (= 2 x products) are those of A*A, or of A*A^T when A is\n"
       "not square.\n"

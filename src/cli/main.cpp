@@ -1,17 +1,75 @@
 // The `libra` command-line tool: parses the command line, initialises Kokkos and
 // runs one subcommand. Every failure ends in a message and an exit code (see
-// common.hpp), never in a crash.
+// common.hpp), never in a crash; stdout carries the results alone.
+#include <signal.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common.hpp"
+#include "libra/io/write.hpp"
 #include "libra/version.hpp"
 
 namespace {
+
+// Kokkos 3.4's OpenMP backend prints a warning on stdout unless OMP_PROC_BIND is
+// set, and the OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES only when the
+// program is loaded. So the tool sets Kokkos' recommended values where the user
+// has set none and starts itself again, once (they are set then), so that they
+// take effect. Should the restart fail, the run goes on with unbound threads.
+void default_thread_binding(char* argv[]) {
+  bool changed = false;
+  for (const auto& [name, value] : {std::pair<const char*, const char*>{"OMP_PROC_BIND", "spread"},
+                                    std::pair<const char*, const char*>{"OMP_PLACES", "threads"}}) {
+    if (!std::getenv(name)) {
+      ::setenv(name, value, 0);
+      changed = true;
+    }
+  }
+  if (changed) ::execv("/proc/self/exe", argv);
+}
+
+// Runs f with stdout sent to stderr: whatever Kokkos prints while starting or
+// stopping (warnings, --kokkos-help) must not mix with the results on stdout.
+template <class F>
+void with_stdout_on_stderr(F&& f) {
+  std::fflush(stdout);
+  const int saved = ::dup(STDOUT_FILENO);
+  if (saved >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  const auto restore = [saved] {
+    std::fflush(stdout);
+    if (saved < 0) return;
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+  };
+  try {
+    f();
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+}
+
+class KokkosSession {
+ public:
+  KokkosSession(int argc, char* argv[]) {
+    with_stdout_on_stderr([&] { Kokkos::initialize(argc, argv); });
+  }
+  ~KokkosSession() {
+    with_stdout_on_stderr([] { Kokkos::finalize(); });
+  }
+  KokkosSession(const KokkosSession&) = delete;
+  KokkosSession& operator=(const KokkosSession&) = delete;
+};
 
 // Kokkos' own flags (--kokkos-threads=4, ...) go to Kokkos, the rest to CLI11.
 // Kokkos only sees the --kokkos-* ones: given a bare --help, Kokkos 3.4 would
@@ -28,6 +86,35 @@ void split_arguments(int argc, char* argv[], std::vector<char*>& kokkos,
   }
 }
 
+// The first word that is not an option names the subcommand (the tool's own
+// options take no values); "" when it is a known one or there is none.
+std::string unknown_subcommand(const std::vector<std::string>& args,
+                               const std::vector<libra::cli::Command>& commands) {
+  for (const std::string& a : args) {
+    if (!a.empty() && a[0] == '-') continue;
+    for (const auto& c : commands) {
+      if (c.app->get_name() == a) return "";
+    }
+    return a;
+  }
+  return "";
+}
+
+const char* const footer =
+    "Exit codes: 0 success; 1 other failure (an input that cannot be read: missing,\n"
+    "a directory; an output that cannot be written); 2 usage error; 3 malformed input\n"
+    "(the message names the file and line; nothing is written).\n"
+    "Inputs: .mtx and .mm (any case) are Matrix Market and must start with the\n"
+    "%%MatrixMarket banner; every other name is an edge list (2 fields per line, or\n"
+    "3 with weights, never mixed). An empty .mtx lacks its banner (exit 3); an edge\n"
+    "list without edges (empty, blank or comments only) is a 0 x 0 matrix, or the\n"
+    "shape of its '# libra: ROWS x COLS' header.\n"
+    "Kokkos flags (--kokkos-threads=N, ...) are passed on. OMP_PROC_BIND and\n"
+    "OMP_PLACES default to spread and threads when unset (the tool restarts itself\n"
+    "once to apply them); set them (e.g. OMP_PROC_BIND=false) to choose otherwise.\n"
+    "Progress is shown on stderr when it is a terminal (after LIBRA_PROGRESS_DELAY\n"
+    "seconds, default 1).";
+
 int run(int argc, char* argv[]) {
   using namespace libra::cli;
   std::vector<char*> kokkos_argv;
@@ -37,15 +124,19 @@ int run(int argc, char* argv[]) {
   CLI::App app("Libra: load-balanced sparse linear algebra on Kokkos", "libra");
   app.set_version_flag("--version", libra::version());
   app.require_subcommand(1);
-  app.footer(
-      "Exit codes: 0 success, 1 failure (e.g. OUT cannot be written), 2 usage error,\n"
-      "3 malformed input file. Kokkos flags (--kokkos-threads=N, ...) are passed on.\n"
-      "Progress is shown on stderr when it is a terminal (after LIBRA_PROGRESS_DELAY\n"
-      "seconds, default 1).");
+  app.footer(footer);
   const std::vector<Command> commands = {add_info_command(app), add_convert_command(app),
                                          add_spgemm_command(app),
                                          add_simrank_command(app)};
 
+  const std::string unknown = unknown_subcommand(args, commands);
+  if (!unknown.empty()) {
+    std::string names;
+    for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+    print_error("unknown subcommand '" + unknown + "'; the subcommands are " + names +
+                " (libra --help says more)");
+    return exit_usage;
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 wants them so
   try {
     app.parse(reversed);
@@ -54,9 +145,11 @@ int run(int argc, char* argv[]) {
     return code == 0 ? exit_ok : exit_usage;
   }
 
+  ::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (exit 1), not a kill
+  libra::io::remove_temporaries_on_signals();
   int kokkos_argc = static_cast<int>(kokkos_argv.size());
   kokkos_argv.push_back(nullptr);
-  Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_argv.data());
+  KokkosSession kokkos(kokkos_argc, kokkos_argv.data());
   for (const Command& command : commands) {
     if (command.app->parsed()) return command.run();
   }
@@ -67,11 +160,15 @@ int run(int argc, char* argv[]) {
 
 int main(int argc, char* argv[]) {
   using namespace libra::cli;
+  default_thread_binding(argv);
   try {
     return run(argc, argv);
   } catch (const Failure& e) {
     print_error(e.what());
     return e.code();
+  } catch (const libra::io::FileError& e) {
+    print_error(e.what());
+    return exit_failure;
   } catch (const libra::InputError& e) {
     print_error(e.what());
     return exit_bad_input;

@@ -7,7 +7,6 @@
 
 #include "common.hpp"
 #include "libra/apps/simrank.hpp"
-#include "libra/io/write.hpp"
 
 namespace libra::cli {
 
@@ -15,14 +14,14 @@ namespace {
 
 struct SimrankArgs {
   std::string file;
-  std::string out;
+  OutputOptions out;
   SimrankOptions options;
   bool json = false;
-  bool one_based = false;
+  InputOptions input;
 };
 
 template <class M>
-int run(const SimrankArgs& args, const M& W) {
+int run(const SimrankArgs& args, Output& out, const M& W) {
   if (W.num_rows != W.num_cols) {
     throw Failure(exit_bad_input,
                   args.file + ": SimRank needs a square adjacency matrix, got " +
@@ -43,8 +42,10 @@ int run(const SimrankArgs& args, const M& W) {
 
   std::uint64_t products = 0;
   for (const auto& it : r.iterations) products += it.products;
+  std::FILE* report = report_stream(out);
   if (args.json) {
     nlohmann::ordered_json j;
+    j["file"] = args.file;
     j["nodes"] = W.num_rows;
     j["edges"] = W.nnz();
     j["decay"] = options.decay;
@@ -61,31 +62,25 @@ int run(const SimrankArgs& args, const M& W) {
                      {"seconds", it.seconds}});
     }
     j["execution_space"] = Space::name();
-    std::cout << j.dump(2) << '\n';
+    std::fprintf(report, "%s\n", j.dump(2).c_str());
   } else {
-    std::printf(
-        "SimRank on %s: %lld nodes, %llu edges, c = %g, %d iterations, threshold %g\n",
-        Space::name(), static_cast<long long>(W.num_rows),
+    std::fprintf(
+        report, "SimRank of %s on %s: %lld nodes, %llu edges, c = %g, %d iterations, threshold %g\n",
+        args.file.c_str(), Space::name(), static_cast<long long>(W.num_rows),
         static_cast<unsigned long long>(W.nnz()), options.decay, options.iterations,
         options.threshold);
     for (std::size_t k = 0; k < r.iterations.size(); ++k) {
       const auto& it = r.iterations[k];
-      std::printf("  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n",
+      std::fprintf(report, "  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n",
                   k + 1, static_cast<unsigned long long>(it.nnz),
                   static_cast<unsigned long long>(it.pruned),
                   static_cast<unsigned long long>(it.products), it.seconds * 1e3);
     }
-    std::printf("nnz(S) %llu, %.3f ms in all\n",
+    std::fprintf(report, "nnz(S) %llu, %.3f ms in all\n",
                 static_cast<unsigned long long>(r.similarity.nnz()), r.seconds * 1e3);
   }
-  if (!args.out.empty()) {
-    try {
-      Progress writing("writing " + args.out);
-      io::write_matrix_market(args.out, r.similarity);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
-    }
-  }
+  std::fflush(report);
+  write_output(out, r.similarity);
   return exit_ok;
 }
 
@@ -95,7 +90,7 @@ Command add_simrank_command(CLI::App& parent) {
   auto args = std::make_shared<SimrankArgs>();
   CLI::App* app = parent.add_subcommand(
       "simrank", "SimRank similarities of a graph: S = c Wn^T S Wn + (1 - c) I");
-  app->add_option("G", args->file, "Graph: Matrix Market file or SNAP edge list")
+  app->add_option("G", args->file, "Graph: Matrix Market file (.mtx, .mm) or edge list")
       ->required();
   app->add_option("--decay", args->options.decay, "Decay factor c, in (0, 1)")
       ->default_val(0.8);
@@ -104,17 +99,18 @@ Command add_simrank_command(CLI::App& parent) {
   app->add_option("--threshold", args->options.threshold,
                   "Drop entries below this after each iteration (0: keep all)")
       ->default_val(1e-4);
-  app->add_option("-o,--output", args->out, "Write S here (Matrix Market)");
+  add_output_options(*app, args->out, "Write S here (see Outputs below)");
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
-  app->add_flag("--one-based", args->one_based, "SNAP node ids start at 1");
+  add_input_options(*app, args->input);
   app->footer(
       "Wn is the graph's adjacency matrix with each column divided by its sum (a node\n"
       "without in-edges keeps a zero column); S_0 = I. Each iteration is two sparse\n"
-      "products (lbGEMM), T = Wn^T S_k and S_{k+1} = c T Wn + (1 - c) I.");
+      "products (lbGEMM), T = Wn^T S_k and S_{k+1} = c T Wn + (1 - c) I.\n" +
+      std::string(output_help));
   return {app, [args] {
-            return visit_matrix(
-                args->file, read_options(args->one_based),
-                [&](const auto& W, const auto&) { return run(*args, W); });
+            Output out = open_output(args->out);  // before any work
+            return visit_matrix(args->file, read_options(args->input),
+                                [&](const auto& W, const auto&) { return run(*args, out, W); });
           }};
 }
 

@@ -1,16 +1,17 @@
 // `libra spgemm A [B]`: C = A * B with the chosen algorithm, timed.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/generate/rmat.hpp"
-#include "libra/io/write.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "spgemm_algorithms.hpp"
 
@@ -23,77 +24,99 @@ struct SpgemmArgs {
   std::string b_file;
   std::string generate;  // "rmat:SCALE:EDGEFACTOR"
   std::string algo = "auto";
-  std::string out;
-  std::size_t memory_budget = 0;
+  OutputOptions out;
+  std::string memory_budget = "0";
   int repeat = 1;
   bool transpose_b = false;
   bool check = false;
   bool json = false;
-  bool one_based = false;
+  InputOptions input;
 };
+
+// ---- --generate rmat:SCALE:EDGEFACTOR ----------------------------------------------
 
 struct RmatSpec {
   int scale = 0;
   double edge_factor = 16;
 };
 
+// Scales up to 30: the tool's R-MAT graphs have int ordinals (2^30 vertices fit).
+constexpr int largest_scale = 30;
+
 RmatSpec parse_generate(const std::string& spec) {
+  const auto usage = [&](const std::string& why) {
+    return Failure(exit_usage, "--generate " + spec + ": " + why +
+                                   " (expected rmat:SCALE:EDGEFACTOR, 0 <= SCALE <= " +
+                                   std::to_string(largest_scale) + ", EDGEFACTOR > 0)");
+  };
+  const std::string prefix = "rmat:";
+  const std::size_t colon = spec.find(':', prefix.size());
+  if (spec.compare(0, prefix.size(), prefix) != 0 || colon == std::string::npos)
+    throw usage("not of the form rmat:SCALE:EDGEFACTOR");
   RmatSpec r;
-  char tail = 0;
-  if (std::sscanf(spec.c_str(), "rmat:%d:%lf%c", &r.scale, &r.edge_factor, &tail) != 2 ||
-      r.scale < 0 || r.scale > 30 || !(r.edge_factor > 0)) {
-    throw Failure(exit_usage,
-                  "--generate expects rmat:SCALE:EDGEFACTOR with 0 <= SCALE <= 30 "
-                  "and EDGEFACTOR > 0, got '" +
-                      spec + "'");
+  const char* s_begin = spec.data() + prefix.size();
+  const char* s_end = spec.data() + colon;
+  const auto s = std::from_chars(s_begin, s_end, r.scale);
+  if (s_begin == s_end || s.ptr != s_end ||
+      (s.ec != std::errc() && s.ec != std::errc::result_out_of_range)) {
+    throw usage("SCALE '" + std::string(s_begin, s_end) + "' is not an integer");
   }
+  if (s.ec == std::errc::result_out_of_range || r.scale < 0 || r.scale > largest_scale)
+    throw usage("SCALE " + std::string(s_begin, s_end) + " is out of range");
+  const char* e_begin = s_end + 1;
+  const char* e_end = spec.data() + spec.size();
+  const auto e = std::from_chars(e_begin, e_end, r.edge_factor);
+  if (e.ec != std::errc() || e.ptr != e_end || !std::isfinite(r.edge_factor))
+    throw usage("EDGEFACTOR '" + std::string(e_begin, e_end) + "' is not a finite number");
+  if (!(r.edge_factor > 0)) throw usage("EDGEFACTOR must be positive");
   return r;
 }
 
-template <class M>
-int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
-  // B defaults to A, or to A^T when A is not square; --transpose-b transposes B.
-  M B =
-      given_b ? *given_b : (A.num_rows == A.num_cols ? A : libra::transpose(Space(), A));
-  if (args.transpose_b) B = libra::transpose(Space(), B);
-  if (A.num_cols != B.num_rows) {
-    throw Failure(exit_usage, "A is " + std::to_string(A.num_rows) + " x " +
-                                  std::to_string(A.num_cols) + " but B is " +
-                                  std::to_string(B.num_rows) + " x " +
-                                  std::to_string(B.num_cols) +
-                                  ": inner dimensions differ");
+// Refuses a graph that would not fit the memory of Space before generating it:
+// about 64 bytes an edge (its coordinates, their sort, the Csr) and 16 a vertex.
+void check_generate_fits(const std::string& spec, const RmatSpec& r) {
+  const double vertices = std::ldexp(1.0, r.scale);
+  const double edges = std::round(r.edge_factor * vertices);
+  const double needed = 64 * edges + 16 * vertices;
+  const double free = static_cast<double>(io::impl::free_bytes_of(Space()));
+  if (needed > free) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "--generate %s: %.0f edges need about %.1f GiB, more than the %.1f GiB "
+                  "of memory free",
+                  spec.c_str(), edges, needed / 1073741824.0, free / 1073741824.0);
+    throw Failure(exit_usage, text);
   }
-  SpgemmOptions options;
-  options.algorithm =
-      args.algo == "outer" ? SpgemmAlgorithm::outer : SpgemmAlgorithm::automatic;
-  options.memory_budget = args.memory_budget;
-  Progress progress("spgemm (" + args.algo + ")");
-  options.progress = [&progress](int done, int total) {
-    progress.update(done, total);
-  };
-  AlgorithmResult<M> r = run_spgemm_algorithm(args.algo, A, B, options);
-  // Repeated runs report the median time (the first run pays one-off costs
-  // such as loading GPU code).
-  std::vector<double> seconds{r.seconds};
-  for (int k = 1; k < args.repeat; ++k) {
-    r = AlgorithmResult<M>{};  // the last C goes first: two Cs may not fit the device
-    r = run_spgemm_algorithm(args.algo, A, B, options);
-    seconds.push_back(r.seconds);
-  }
-  std::sort(seconds.begin(), seconds.end());
-  r.seconds = seconds[seconds.size() / 2];
-  progress.finish();
+}
 
-  std::string check = "not requested";
-  double check_error = 0;
-  if (args.check) {
-    check_error = compare_with_reference(A, B, r.C);
-    check = check_error <= 1e-12 ? "ok" : "FAILED";
-  }
+// ---- the product -------------------------------------------------------------------
+
+// What is multiplied, for the messages: "A * B", "A * A^T", ...
+struct Operands {
+  std::string b_name;  // "B", "B^T", "A", "A^T"
+  std::string product() const { return "A * " + b_name; }
+};
+
+std::string shape(std::int64_t rows, std::int64_t cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+template <class M>
+void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops,
+                  const M& A, const M& B, const AlgorithmResult<M>& r,
+                  const std::vector<double>& seconds, const std::string& check,
+                  double check_error) {
   const double gflops =
       r.seconds > 0 ? static_cast<double>(r.stats.flops) / r.seconds * 1e-9 : 0;
   if (args.json) {
     nlohmann::ordered_json j;
+    j["a_file"] = args.generate.empty() ? nlohmann::ordered_json(args.a_file)
+                                        : nlohmann::ordered_json(nullptr);
+    j["b_file"] = args.b_file.empty() ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(args.b_file);
+    j["generate"] = args.generate.empty() ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(args.generate);
+    j["product"] = ops.product();
     j["algo"] = r.name;
     j["rows"] = r.C.num_rows;
     j["cols"] = r.C.num_cols;
@@ -118,84 +141,145 @@ int multiply(const SpgemmArgs& args, const M& A, const M* given_b) {
       j["check"] = check;
       j["check_max_error"] = check_error;
     }
-    std::cout << j.dump(2) << '\n';
+    std::fprintf(report, "%s\n", j.dump(2).c_str());
   } else {
-    std::printf(
-        "C = A * B with %s on %s: %lld x %lld, nnz(A) %llu, nnz(B) %llu, nnz(C) %llu\n",
-        r.name.c_str(), r.space.c_str(), static_cast<long long>(r.C.num_rows),
-        static_cast<long long>(r.C.num_cols), static_cast<unsigned long long>(A.nnz()),
-        static_cast<unsigned long long>(B.nnz()),
-        static_cast<unsigned long long>(r.C.nnz()));
-    std::printf("products %llu, flops %llu, chunks %d, %.3f ms, %.3f GFLOP/s\n",
-                static_cast<unsigned long long>(r.stats.products),
-                static_cast<unsigned long long>(r.stats.flops), r.stats.chunks,
-                r.seconds * 1e3, gflops);
+    const std::string a = args.generate.empty() ? args.a_file : args.generate;
+    const std::string b = args.b_file.empty() ? a : args.b_file;
+    std::fprintf(report, "C = %s with %s on %s (A: %s, B: %s)\n", ops.product().c_str(),
+                 r.name.c_str(), r.space.c_str(), a.c_str(), b.c_str());
+    std::fprintf(report, "C is %s, nnz(A) %llu, nnz(B) %llu, nnz(C) %llu\n",
+                 shape(r.C.num_rows, r.C.num_cols).c_str(),
+                 static_cast<unsigned long long>(A.nnz()),
+                 static_cast<unsigned long long>(B.nnz()),
+                 static_cast<unsigned long long>(r.C.nnz()));
+    std::fprintf(report, "products %llu, flops %llu, chunks %d, %.3f ms, %.3f GFLOP/s\n",
+                 static_cast<unsigned long long>(r.stats.products),
+                 static_cast<unsigned long long>(r.stats.flops), r.stats.chunks,
+                 r.seconds * 1e3, gflops);
     if (args.check) {
-      std::printf(
-          "check against the reference oracle: %s (largest error %.3g relative to the "
-          "row's largest product)\n",
-          check.c_str(), check_error);
+      std::fprintf(report,
+                   "check against the reference oracle: %s (largest error %.3g relative "
+                   "to the row's largest product)\n",
+                   check.c_str(), check_error);
     }
   }
-  if (!args.out.empty()) {
+  std::fflush(report);
+}
+
+template <class M>
+int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) {
+  // B is the given B, or A; --transpose-b multiplies by its transpose, and so does
+  // a rectangular A without B (A * A^T, the product it always has).
+  Operands ops;
+  const M& b0 = given_b ? *given_b : A;
+  const std::string name = given_b ? "B" : "A";
+  M B;
+  if (args.transpose_b || (!given_b && A.num_rows != A.num_cols)) {
+    B = libra::transpose(Space(), b0);
+    ops.b_name = name + "^T";
+  } else {
+    B = b0;
+    ops.b_name = name;
+  }
+  if (A.num_cols != B.num_rows) {
+    throw Failure(exit_usage, "C = " + ops.product() + ": A is " +
+                                  shape(A.num_rows, A.num_cols) + " but " + ops.b_name +
+                                  " is " + shape(B.num_rows, B.num_cols) +
+                                  ": inner dimensions differ");
+  }
+  SpgemmOptions options;
+  options.algorithm =
+      args.algo == "outer" ? SpgemmAlgorithm::outer : SpgemmAlgorithm::automatic;
+  std::string problem;
+  options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
+  Progress progress("spgemm (" + args.algo + ")");
+  options.progress = [&progress](int done, int total) {
+    progress.update(done, total);
+  };
+  // Repeated runs report the median time (the first run pays one-off costs
+  // such as loading GPU code).
+  AlgorithmResult<M> r;
+  std::vector<double> seconds;
+  for (int k = 0; k < args.repeat; ++k) {
+    r = AlgorithmResult<M>{};  // the last C goes first: two Cs may not fit the device
     try {
-      Progress writing("writing " + args.out);
-      io::write_matrix(
-          args.out, r.C,
-          args.out.size() > 4 && args.out.compare(args.out.size() - 4, 4, ".mtx") == 0
-              ? io::FileFormat::matrix_market
-              : io::FileFormat::snap);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
+      r = run_spgemm_algorithm(args.algo, A, B, options);
+    } catch (const ArgumentError& e) {  // e.g. a --memory-budget too small to work in
+      throw Failure(exit_usage, e.what());
     }
+    seconds.push_back(r.seconds);
   }
+  std::sort(seconds.begin(), seconds.end());
+  r.seconds = seconds[seconds.size() / 2];
+  progress.finish();
+
+  std::string check = "not requested";
+  double check_error = 0;
+  if (args.check) {
+    check_error = compare_with_reference(A, B, r.C);
+    check = check_error <= 1e-12 ? "ok" : "FAILED";
+  }
+  print_report(report_stream(out), args, ops, A, B, r, seconds, check, check_error);
+  write_output(out, r.C);
   if (args.check && check != "ok") {
     throw Failure(exit_failure, "C differs from the reference oracle's product");
   }
   return exit_ok;
 }
 
-int run_spgemm(const SpgemmArgs& args) {
-  if (!args.generate.empty()) {
-    const RmatSpec spec = parse_generate(args.generate);
-    RmatOptions o;
-    o.scale = spec.scale;
-    o.edge_factor = spec.edge_factor;
-    o.seed = 1;
-    const auto A = rmat<double, int, std::size_t>(Space(), o);
-    using M = std::decay_t<decltype(A)>;
-    if (args.b_file.empty()) return multiply(args, A, static_cast<const M*>(nullptr));
-    return visit_matrix(args.b_file, read_options(args.one_based),
-                        [&](const auto& B, const auto&) -> int {
-                          if constexpr (std::is_same_v<std::decay_t<decltype(B)>,
-                                                       std::decay_t<decltype(A)>>) {
-                            return multiply(args, A, &B);
-                          } else {
-                            throw Failure(exit_bad_input,
-                                          args.b_file +
-                                              ": too large to pair with a "
-                                              "generated matrix");
-                          }
-                        });
+int run_generated(const SpgemmArgs& args, Output& out) {
+  const RmatSpec spec = parse_generate(args.generate);
+  check_generate_fits(args.generate, spec);
+  RmatOptions o;
+  o.scale = spec.scale;
+  o.edge_factor = spec.edge_factor;
+  o.seed = 1;
+  Matrix<int> A;
+  {
+    Progress progress("generating " + args.generate);
+    A = rmat<double, int, std::size_t>(Space(), o);
   }
-  if (args.a_file.empty())
+  return multiply(args, out, A, static_cast<const Matrix<int>*>(nullptr));
+}
+
+int run_spgemm(const SpgemmArgs& args) {
+  if (!args.generate.empty() && !args.a_file.empty()) {
+    throw Failure(exit_usage,
+                  "--generate makes A (and B = A): give either matrix files or --generate, "
+                  "not both");
+  }
+  if (args.generate.empty() && args.a_file.empty())
     throw Failure(exit_usage, "give a matrix file A or --generate");
-  return visit_matrix(
-      args.a_file, read_options(args.one_based), [&](const auto& A, const auto&) {
-        using M = std::decay_t<decltype(A)>;
-        if (args.b_file.empty()) return multiply(args, A, static_cast<const M*>(nullptr));
-        return visit_matrix(
-            args.b_file, read_options(args.one_based),
-            [&](const auto& B, const auto&) -> int {
-              if constexpr (std::is_same_v<std::decay_t<decltype(B)>, M>) {
-                return multiply(args, A, &B);
-              } else {
-                throw Failure(exit_bad_input,
-                              "A and B need the same index width (one of them "
-                              "has more than 2^31 rows or columns)");
-              }
-            });
-      });
+  if (!args.generate.empty()) parse_generate(args.generate);  // usage errors first
+  Output out = open_output(args.out);  // before any work: an unwritable -o fails first
+  if (!args.generate.empty()) return run_generated(args, out);
+  const io::ReadOptions read = read_options(args.input);
+  return visit_matrix(args.a_file, read, [&](const auto& A, const auto&) {
+    using M = std::decay_t<decltype(A)>;
+    if (args.b_file.empty()) return multiply(args, out, A, static_cast<const M*>(nullptr));
+    return visit_matrix(args.b_file, read, [&](const auto& B, const auto&) -> int {
+      if constexpr (std::is_same_v<std::decay_t<decltype(B)>, M>) {
+        return multiply(args, out, A, &B);
+      } else {
+        throw Failure(exit_bad_input,
+                      "A and B need the same index width (one of them has more than "
+                      "2^31 rows or columns)");
+      }
+    });
+  });
+}
+
+std::string check_memory_budget(std::string& text) {
+  std::string problem;
+  return parse_bytes(text, problem) ? std::string() : problem;
+}
+
+std::string check_repeat(std::string& text) {
+  int n = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size() || n < 1)
+    return "'" + text + "' is not a number of runs (1 or more)";
+  return "";
 }
 
 }  // namespace
@@ -203,34 +287,35 @@ int run_spgemm(const SpgemmArgs& args) {
 Command add_spgemm_command(CLI::App& parent) {
   auto args = std::make_shared<SpgemmArgs>();
   CLI::App* app = parent.add_subcommand("spgemm", "Multiply sparse matrices: C = A * B");
-  app->add_option("A", args->a_file, "Matrix Market file or SNAP edge list");
+  app->add_option("A", args->a_file, "Matrix Market file (.mtx, .mm) or edge list");
   app->add_option("B", args->b_file,
-                  "Second factor (default: A, or A^T when A is not square)");
-  app->add_flag("--transpose-b", args->transpose_b, "Multiply by B^T instead of B");
+                  "Second factor (default: A; A^T when A is not square)");
+  app->add_flag("--transpose-b", args->transpose_b,
+                "Multiply by B^T (by A^T without B): C = A * B^T");
   app->add_option("--generate", args->generate,
-                  "Use a generated R-MAT graph as A: rmat:SCALE:EDGEFACTOR (Graph500 "
-                  "parameters, seed 1)");
-  app->add_option("--algo", args->algo, "Algorithm")
-      ->check(CLI::IsMember(spgemm_algorithm_names()));
-  app->add_option(
-      "--memory-budget", args->memory_budget,
-      "Bytes the intermediate products may use (default: a quarter of free memory)");
+                  "Use a generated R-MAT graph as A (and B): rmat:SCALE:EDGEFACTOR "
+                  "(Graph500 parameters, seed 1, SCALE <= 30); no files then");
+  app->add_option("--algo", args->algo,
+                  "Algorithm: " + spgemm_algorithm_list() + " (default: auto)")
+      ->check(CLI::Validator(check_spgemm_algorithm, "ALGO"));
+  app->add_option("--memory-budget", args->memory_budget,
+                  "Bytes the intermediate products may use: 1000000, 64KiB, 2GB, 1.5GiB "
+                  "(K/M/G/T and KiB... are powers of 1024, KB/MB/GB/TB of 1000); 0 (the "
+                  "default) is a quarter of the free memory")
+      ->check(CLI::Validator(check_memory_budget, "SIZE"));
   app->add_option("--repeat", args->repeat, "Run N times and report the median time")
-      ->check(CLI::PositiveNumber);
-  app->add_option("-o,--output", args->out,
-                  "Write C here (.mtx: Matrix Market, else SNAP)");
+      ->check(CLI::Validator(check_repeat, "N"));
+  add_output_options(*app, args->out, "Write C here (see Outputs below)");
   app->add_flag(
       "--check", args->check,
       "Compare C with the sequential host oracle (pattern exactly, values to 1e-12 "
       "of each row's largest product); exit 1 when they differ");
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
-  app->add_flag("--one-based", args->one_based, "SNAP node ids start at 1");
-  app->footer(
-      "Algorithms: outer (lbGEMM, Libra), auto (Libra's choice: outer today), kk "
-      "(Kokkos\n"
-      "Kernels' spgemm), cusparse (cuSPARSE SpGEMM, CUDA builds only), reference (the\n"
-      "sequential host oracle Libra's tests use). seconds covers the multiplication\n"
-      "only (symbolic + numeric), not reading the files.");
+  add_input_options(*app, args->input);
+  app->footer(spgemm_algorithm_help() +
+              "seconds covers the multiplication only (symbolic + numeric), not reading "
+              "the files.\n" +
+              std::string(output_help));
   return {app, [args] {
             return run_spgemm(*args);
           }};

@@ -29,8 +29,44 @@ struct AlgorithmResult {
   std::string space = Space::name();  // where it ran
 };
 
+// The algorithms this build has: cusparse only in CUDA builds.
 inline std::vector<std::string> spgemm_algorithm_names() {
-  return {"auto", "outer", "kk", "cusparse", "reference"};
+  std::vector<std::string> names{"auto", "outer", "kk", "reference"};
+#if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
+  names.push_back("cusparse");
+#endif
+  return names;
+}
+
+inline std::string spgemm_algorithm_list() {
+  std::string list;
+  for (const auto& n : spgemm_algorithm_names()) list += (list.empty() ? "" : "|") + n;
+  return list;
+}
+
+// CLI11 validator of --algo: "" for an algorithm this build has, else why not.
+inline std::string check_spgemm_algorithm(std::string& algo) {
+  for (const auto& n : spgemm_algorithm_names()) {
+    if (n == algo) return "";
+  }
+  if (algo == "cusparse") {
+    return std::string("cusparse needs a CUDA build of Libra; this one runs on ") +
+           Space::name() + " and has " + spgemm_algorithm_list();
+  }
+  return "unknown algorithm '" + algo + "': this build has " + spgemm_algorithm_list();
+}
+
+inline std::string spgemm_algorithm_help() {
+  std::string help =
+      "Algorithms: outer (lbGEMM, Libra), auto (Libra's choice: outer today), kk "
+      "(Kokkos\nKernels' spgemm, on the host), reference (the sequential host oracle "
+      "Libra's tests\nuse)";
+#if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
+  help += ", cusparse (cuSPARSE's SpGEMM)";
+#else
+  help += "; cusparse (cuSPARSE's SpGEMM) needs a CUDA build";
+#endif
+  return help + ".\n";
 }
 
 template <class M>
@@ -184,6 +220,7 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
     r.stats.nnz_c = static_cast<std::uint64_t>(c.nnz());
     r.C = from_reference<M>(c);
     r.name = "reference";
+    r.space = "host (sequential)";
     return r;
   }
   if (algo == "kk") return run_kokkos_kernels(A, B);
@@ -191,7 +228,7 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
     return run_cusparse(A, B);
 #else
-    throw Failure(exit_usage, "--algo cusparse needs a CUDA build of Libra");
+    throw Failure(exit_usage, "--algo cusparse needs a CUDA build of Libra");  // validated
 #endif
   }
   exec.fence();

@@ -6,6 +6,9 @@ from the file itself by a deliberately naive Matrix Market / SNAP reader.
 
   test_cli.py --libra PATH --data DIR       shipped matrices, convert, errors, usage
   test_cli.py --libra PATH --shared DIR     every file listed in DIR/MANIFEST.tsv
+  test_cli.py ... PATTERN...                only the tests whose names contain one
+
+The tool runs without OMP_PROC_BIND and OMP_PLACES, as in a user's plain shell.
 """
 import argparse
 import json
@@ -13,15 +16,21 @@ import math
 import os
 import pty
 import re
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 LIBRA = None
 DATA = None
 SHARED = None
-ENV = dict(os.environ, OMP_PROC_BIND="spread", OMP_PLACES="threads")
+# As a user's plain shell has it: no OpenMP binding variables (the tool must keep
+# stdout clean without them, issue 6 item 2).
+ENV = {k: v for k, v in os.environ.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES")}
 
 
 # ---- the independent reader -------------------------------------------------------
@@ -68,11 +77,16 @@ def read_matrix_market(path):
 
 
 def read_snap(path, base=0):
+    """An edge list; Libra's "# libra: R x C, N entries" header gives the shape."""
     entries, contributions = {}, {}
-    stored, largest, weighted = 0, -1, False
+    stored, largest, weighted, shape = 0, -1, False, None
     with open(path, encoding="utf-8") as f:
         for line in f:
             s = line.strip()
+            m = re.match(r"# libra: (\d+) x (\d+), (\d+) entries$", s)
+            if m and stored == 0:
+                shape = (int(m.group(1)), int(m.group(2)))
+                continue
             if not s or s[0] in "#%":
                 continue
             w = s.split()
@@ -82,8 +96,8 @@ def read_snap(path, base=0):
             stored += 1
             largest = max(largest, i, j)
     field = "real" if weighted else "pattern"
-    n = largest + 1
-    return Parsed("snap", field, "general", n, n, stored, entries, contributions)
+    rows, cols = shape or (largest + 1, largest + 1)
+    return Parsed("snap", field, "general", rows, cols, stored, entries, contributions)
 
 
 def read_any(path, base=0):
@@ -127,15 +141,19 @@ def expected_stats(m):
 # ---- running the tool -------------------------------------------------------------
 
 
-def libra(*args):
-    return subprocess.run([LIBRA, *args], capture_output=True, text=True, env=ENV,
-                          timeout=600)
+def libra(*args, env=None):
+    return subprocess.run([LIBRA, *args], capture_output=True, text=True,
+                          env=env or ENV, timeout=600)
+
+
+def json_of(testcase, p):
+    """The whole of stdout as one JSON object (json.loads fails on anything else)."""
+    testcase.assertEqual(p.returncode, 0, p.stderr)
+    return json.loads(p.stdout)
 
 
 def info_json(testcase, path, *extra):
-    p = libra("info", path, "--json", *extra)
-    testcase.assertEqual(p.returncode, 0, p.stderr)
-    return json.loads(p.stdout)  # the whole of stdout is one JSON object
+    return json_of(testcase, libra("info", path, "--json", *extra))
 
 
 def assert_stats(testcase, expected, got, keys=None):
@@ -230,20 +248,36 @@ class Convert(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, "")
 
-    def test_mm_snap_mm_keeps_the_pattern(self):
+    def test_mm_edges_mm_keeps_shape_and_values(self):
         for path in shipped_matrices():
             with self.subTest(file=os.path.basename(path)):
-                snap, back = self.out("a.txt"), self.out("b.mtx")
-                self.convert(path, snap)  # SNAP: OUT is not .mtx
-                self.convert(snap, back)
-                orig, mid, final = read_matrix_market(path), read_snap(snap), \
+                edges, back = self.out("a.txt"), self.out("b.mtx")
+                self.convert(path, edges)  # an edge list: OUT is .txt
+                self.convert(edges, back)
+                orig, mid, final = read_matrix_market(path), read_snap(edges), \
                     read_matrix_market(back)
-                self.assertEqual(set(mid.entries), set(orig.entries))
-                self.assertEqual(set(final.entries), set(orig.entries))
                 self.assertEqual(final.symmetry, "general")
-                # SNAP keeps no shape: both sides become largest index + 1.
-                n = 1 + max(max(i, j) for i, j in orig.entries)
-                self.assertEqual((final.rows, final.cols), (n, n))
+                for m in (mid, final):
+                    # The libra header keeps the shape, rectangular or not; a
+                    # pattern stays a pattern, values are kept at full precision.
+                    self.assertEqual((m.rows, m.cols), (orig.rows, orig.cols))
+                    self.assertEqual(m.field, "pattern" if orig.field == "pattern" else "real")
+                    self.assertEqual(set(m.entries), set(orig.entries))
+                    for pos, v in orig.entries.items():
+                        self.assertAlmostEqual(m.entries[pos], v, delta=1e-15 * abs(v))
+
+    def test_edge_list_round_trip_keeps_an_empty_last_row_and_column(self):
+        src = self.out("five.mtx")
+        with open(src, "w") as f:  # 5 x 5, row and column 5 empty
+            f.write("%%MatrixMarket matrix coordinate real general\n5 5 3\n"
+                    "1 2 0.5\n3 1 -1.25\n4 4 1e-300\n")
+        self.convert(src, self.out("five.txt"))
+        self.convert(self.out("five.txt"), self.out("back.mtx"))
+        got = read_matrix_market(self.out("back.mtx"))
+        self.assertEqual((got.rows, got.cols, got.field), (5, 5, "real"))
+        self.assertEqual(got.entries, {(0, 1): 0.5, (2, 0): -1.25, (3, 3): 1e-300})
+        info = info_json(self, self.out("five.txt"))
+        self.assertEqual((info["rows"], info["cols"], info["field"]), (5, 5, "real"))
 
     def test_mm_to_mm_keeps_values_exactly(self):
         for path in shipped_matrices():
@@ -263,14 +297,19 @@ class Convert(unittest.TestCase):
 
     def test_to_option_overrides_the_extension(self):
         path = os.path.join(DATA, "olm1000.mtx")
-        self.convert(path, self.out("x.mtx"), "--to", "snap")
-        self.convert(path, self.out("y.edges"), "--to", "mm")
+        self.convert(path, self.out("x.mtx"), "--to", "edges")
+        self.convert(path, self.out("y.edges"), "--to", "mtx")
+        self.convert(path, self.out("z"), "--to", "snap")  # the former names still work
         with open(self.out("x.mtx"), "rb") as f:
-            self.assertNotEqual(f.read(14), b"%%MatrixMarket")
+            self.assertEqual(f.read(9), b"# libra: ")
         with open(self.out("y.edges"), "rb") as f:
             self.assertEqual(f.read(14), b"%%MatrixMarket")
-        self.assertEqual(set(read_snap(self.out("x.mtx")).entries),
-                         set(read_matrix_market(path).entries))
+        self.assertEqual(read_snap(self.out("x.mtx")).entries,
+                         read_matrix_market(path).entries)
+        self.assertEqual(read_snap(self.out("z")).entries, read_matrix_market(path).entries)
+        # And for reading: --from names the format of a file whatever its name.
+        self.assertEqual(info_json(self, self.out("x.mtx"), "--from", "edges")["nnz"], 3996)
+        self.assertEqual(info_json(self, self.out("y.edges"), "--from", "mtx")["nnz"], 3996)
 
     def test_snap_mm_snap_round_trip(self):
         src = self.out("g.txt")
@@ -284,6 +323,9 @@ class Convert(unittest.TestCase):
         self.assertEqual(set(mid.entries), set(orig.entries))
         self.assertEqual(set(final.entries), set(orig.entries))
         self.assertEqual((mid.rows, final.rows), (10, 10))
+        self.assertEqual(final.field, "pattern")
+        with open(self.out("h.txt")) as f:  # a pattern is written without values
+            self.assertEqual([len(l.split()) for l in f.readlines()[1:]], [2] * 4)
 
     def test_weighted_snap_keeps_summed_weights(self):
         src = self.out("w.txt")
@@ -333,6 +375,23 @@ MALFORMED = {
     "negative.txt": ("0 1\n2 -1\n", 2),
     "one_field.txt": ("# edges\n0 1\n5\n", 3),
     "text.txt": ("0 1\nfoo bar\n", 2),
+    # The name decides the format (item 3): a headerless .mtx is not an edge list,
+    # a Matrix Market file named .txt is not read as one, edge lists do not mix
+    # 2- and 3-field lines.
+    "headerless.mtx": ("9914 9914 3\n1 1 1\n2 2 1\n3 3 1\n", 1),
+    "matrix_market.txt": ("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n", 1),
+    "mixed.txt": ("# c\n0 1\n1 2 0.5\n", 3),
+    # Sizes refused at the line that states them, before allocating (item 4).
+    "huge_rows.mtx": ("%%MatrixMarket matrix coordinate real general\n99999999999 3 1\n"
+                      "1 1 1\n", 2),
+    "huge_square.mtx": ("%%MatrixMarket matrix coordinate real general\n"
+                        "1099511627776 1099511627776 1\n1 1 1\n", 2),
+    "huge_nnz.mtx": ("%%MatrixMarket matrix coordinate real general\n3 3 999999999999\n"
+                     "1 1 1\n", 2),
+    "huge_id.txt": ("0 1\n0 999999999999\n1 1\n", 2),
+    # Libra's edge-list header is read back and holds the file to it (item 6).
+    "outside_header.txt": ("# libra: 2 x 2, 1 entries\n0 5 1\n", 2),
+    "short_of_header.txt": ("# libra: 2 x 2, 3 entries\n0 1 1\n1 1 2\n", 3),
 }
 
 
@@ -368,28 +427,389 @@ class BadInput(unittest.TestCase):
                     for f in os.listdir(self.dir.name):
                         os.remove(os.path.join(self.dir.name, f))
 
-    def test_missing_and_empty_files_exit_3(self):
+    def test_unreadable_inputs_exit_1(self):
+        # Nothing was malformed: the file could not be read at all.
         missing = os.path.join(self.dir.name, "missing.mtx")
+        a_dir = os.path.join(self.dir.name, "folder.mtx")
+        os.mkdir(a_dir)
+        for path, why in ((missing, "cannot open"), (a_dir, "is a directory")):
+            for args in (["info", path], ["spgemm", path],
+                         ["convert", path, os.path.join(self.dir.name, "o.txt")]):
+                p = libra(*args)
+                self.assertEqual(p.returncode, 1, (args, p.stderr))
+                self.assertRegex(p.stderr, r"^libra: %s: %s" % (re.escape(path), why))
+                self.assertEqual(p.stdout, "")
+        self.assertEqual(sorted(os.listdir(self.dir.name)), ["folder.mtx"])
+
+    def test_empty_inputs(self):
+        # The decision (README, --help): an empty .mtx lacks its banner (exit 3); an
+        # edge list without edges is a 0 x 0 matrix, whatever blank lines or
+        # comments it holds.
         empty = self.write("empty.mtx", "")
-        for path in (missing, empty):
-            p = libra("info", path)
-            self.assertEqual(p.returncode, 3, p.stderr)
-            self.assertRegex(p.stderr, r"^libra: %s: \S" % re.escape(path))
-        p = libra("convert", missing, os.path.join(self.dir.name, "o.txt"))
-        self.assertEqual(p.returncode, 3)
-        self.assertEqual(sorted(os.listdir(self.dir.name)), ["empty.mtx"])
+        p = libra("info", empty)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertRegex(p.stderr, r"^libra: %s: empty file: missing the %%%%MatrixMarket"
+                         % re.escape(empty))
+        for text in ("", "\n\n  \n", "# only a comment\n"):
+            with self.subTest(text=text):
+                got = info_json(self, self.write("empty.txt", text))
+                self.assertEqual((got["rows"], got["cols"], got["nnz"]), (0, 0, 0))
+        self.assertRegex(libra("--help").stdout, r"edge\s+list without edges")
 
     def test_unwritable_output_exits_1_leaving_nothing(self):
         src = os.path.join(DATA, "lp_afiro.mtx")
         missing_dir = os.path.join(self.dir.name, "no", "such", "dir", "out.mtx")
-        a_dir = os.path.join(self.dir.name, "a_dir")
+        a_dir = os.path.join(self.dir.name, "a_dir.mtx")
         os.mkdir(a_dir)
         for out in (missing_dir, a_dir):
             p = libra("convert", src, out)
             self.assertEqual(p.returncode, 1, p.stderr)
             self.assertRegex(p.stderr, r"^libra: .*%s" % re.escape(out))
-        self.assertEqual(sorted(os.listdir(self.dir.name)), ["a_dir"])
+        self.assertEqual(sorted(os.listdir(self.dir.name)), ["a_dir.mtx"])
         self.assertEqual(os.listdir(a_dir), [])
+
+
+class FifoReader:
+    """Reads a FIFO in a thread: open(), then read() (or close at once). If the
+    tool never opens the FIFO for writing (a regression renames a file over it),
+    finish() releases the blocked reader through a second link to the FIFO, kept
+    in another folder, and says so instead of hanging."""
+
+    def __init__(self, path, read=True):
+        self.keep_dir = tempfile.TemporaryDirectory()
+        self.keep = os.path.join(self.keep_dir.name, "fifo")
+        os.link(path, self.keep)
+        self.data = None
+        self.thread = threading.Thread(target=self._run, args=(path, read), daemon=True)
+        self.thread.start()
+
+    def _run(self, path, read):
+        with open(path, "rb") as f:
+            self.data = f.read() if read else b""
+
+    def finish(self):
+        """The bytes read; None when the tool never wrote to the FIFO."""
+        self.thread.join(timeout=5)
+        if self.thread.is_alive():
+            os.close(os.open(self.keep, os.O_WRONLY | os.O_NONBLOCK))
+            self.thread.join()
+            self.data = None
+        self.keep_dir.cleanup()
+        return self.data
+
+
+class OutputTargets(unittest.TestCase):
+    """Item 1: only a regular file (or a new name) is replaced, atomically; links
+    keep pointing where they did; what is not a regular file is written straight.
+    Everything in a temporary folder, never a real device node."""
+
+    SRC = None
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.SRC = os.path.join(DATA, "lp_afiro.mtx")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, *names):
+        return os.path.join(self.dir.name, *names)
+
+    def expect_lp_afiro(self, path):
+        got = read_matrix_market(path)
+        self.assertEqual((got.rows, got.cols, got.stored), (27, 51, 102))
+        self.assertEqual(got.entries, read_matrix_market(self.SRC).entries)
+
+    def test_symlink_to_a_file_stays_a_link(self):
+        with open(self.path("target.mtx"), "w") as f:
+            f.write("stale\n")
+        os.symlink("target.mtx", self.path("C.mtx"))
+        p = libra("convert", self.SRC, self.path("C.mtx"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.islink(self.path("C.mtx")))
+        self.assertEqual(os.readlink(self.path("C.mtx")), "target.mtx")
+        self.expect_lp_afiro(self.path("target.mtx"))
+        self.assertEqual(sorted(os.listdir(self.dir.name)), ["C.mtx", "target.mtx"])
+
+    def test_symlink_into_another_folder_and_a_dangling_one(self):
+        os.mkdir(self.path("a"))
+        os.mkdir(self.path("b"))
+        with open(self.path("b", "real.mtx"), "w") as f:
+            f.write("stale\n")
+        os.symlink(os.path.join("..", "b", "real.mtx"), self.path("a", "C.mtx"))
+        os.symlink(os.path.join("..", "b", "new.mtx"), self.path("a", "D.mtx"))  # dangling
+        for link, target in (("C.mtx", "real.mtx"), ("D.mtx", "new.mtx")):
+            with self.subTest(link=link):
+                p = libra("spgemm", self.SRC, "--algo", "reference", "-o",
+                          self.path("a", link))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertTrue(os.path.islink(self.path("a", link)))
+                got = read_matrix_market(self.path("b", target))
+                self.assertEqual((got.rows, got.cols, got.stored), (27, 27, 153))
+        self.assertEqual(sorted(os.listdir(self.path("a"))), ["C.mtx", "D.mtx"])
+        self.assertEqual(sorted(os.listdir(self.path("b"))), ["new.mtx", "real.mtx"])
+
+    def test_fifo_is_written_straight(self):
+        fifo = self.path("C.mtx")
+        os.mkfifo(fifo)
+        reader = FifoReader(fifo)
+        p = libra("convert", self.SRC, fifo)
+        received = reader.finish()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))  # still a FIFO
+        self.assertIsNotNone(received, "the tool did not write to the FIFO")
+        with open(self.path("got.mtx"), "wb") as f:
+            f.write(received)
+        self.expect_lp_afiro(self.path("got.mtx"))
+        self.assertEqual(sorted(os.listdir(self.dir.name)), ["C.mtx", "got.mtx"])
+
+    def test_stdout_as_dash_descriptor_and_link(self):
+        os.symlink("/dev/stdout", self.path("out.mtx"))  # a link to stdout: followed
+        for out in ("-", "/dev/fd/1", "/proc/self/fd/1", self.path("out.mtx")):
+            with self.subTest(out=out):
+                p = libra("convert", self.SRC, out)  # stdout is a pipe here
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(self.path("got.mtx"), "w") as f:
+                    f.write(p.stdout)
+                self.expect_lp_afiro(self.path("got.mtx"))
+        self.assertTrue(os.path.islink(self.path("out.mtx")))
+        self.assertEqual(sorted(os.listdir(self.dir.name)), ["got.mtx", "out.mtx"])
+        # spgemm -o -: C on stdout, the report on stderr (here as JSON).
+        p = libra("spgemm", self.SRC, "--json", "-o", "-", "--to", "edges")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stderr)["nnz_c"], 153)
+        self.assertTrue(p.stdout.startswith("# libra: 27 x 27, 153 entries\n"))
+
+    def test_write_errors_exit_1(self):
+        # A pipe whose reader is gone: the output (about 800 KB) outgrows the
+        # pipe's buffer, so the write fails with EPIPE whatever the timing.
+        src = os.path.join(DATA, "bcsstk21.mtx")
+        proc = subprocess.Popen([LIBRA, "convert", src, "-"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=ENV)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        self.assertEqual(proc.wait(timeout=600), 1, err)
+        self.assertRegex(err, r"^libra: -: cannot write: Broken pipe\n$")
+        # The same through a FIFO whose reader opens it and leaves.
+        fifo = self.path("C.mtx")
+        os.mkfifo(fifo)
+        reader = FifoReader(fifo, read=False)
+        p = libra("convert", src, fifo)
+        reader.finish()
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(p.stderr, r"^libra: %s: cannot write: Broken pipe" % re.escape(fifo))
+        self.assertEqual(os.listdir(self.dir.name), ["C.mtx"])
+
+
+class CleanStdout(unittest.TestCase):
+    """Item 2: without OMP_PROC_BIND/OMP_PLACES, stdout holds the result alone."""
+
+    def test_json_parses_without_openmp_variables(self):
+        self.assertNotIn("OMP_PROC_BIND", ENV)
+        self.assertNotIn("OMP_PLACES", ENV)
+        path = os.path.join(DATA, "olm1000.mtx")
+        for args in (["info", path, "--json"], ["spgemm", path, "--json"],
+                     ["simrank", path, "--json", "--iterations", "1"]):
+            with self.subTest(args=args):
+                p = libra(*args)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                json.loads(p.stdout)  # nothing before or after the object
+                self.assertEqual(p.stderr, "")  # Kokkos' warning went nowhere either
+        # A user's own choice is kept, and Kokkos' messages never reach stdout.
+        p = libra("info", path, "--json", env=dict(ENV, OMP_PROC_BIND="false"))
+        self.assertEqual(json.loads(p.stdout)["nnz"], 3996)
+        p = libra("--kokkos-help", "info", path, "--json")
+        self.assertEqual(json.loads(p.stdout)["nnz"], 3996)
+
+
+class Signals(unittest.TestCase):
+    """Item 8: SIGINT or SIGTERM leaves no temporary behind. The input is a FIFO
+    nobody writes, so the tool is waiting with its output already open."""
+
+    def test_temporary_removed(self):
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with self.subTest(signal=sig), tempfile.TemporaryDirectory() as d:
+                fifo = os.path.join(d, "in.mtx")
+                os.mkfifo(fifo)
+                # A shell's background job inherits SIGINT ignored, and the tool
+                # leaves ignored signals alone: the child gets the default.
+                proc = subprocess.Popen([LIBRA, "convert", fifo, os.path.join(d, "C.mtx")],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=ENV, preexec_fn=lambda: signal.signal(
+                                            sig, signal.SIG_DFL))
+                tmp, polls = [], 0
+                while not tmp and proc.poll() is None and polls < 600:
+                    tmp = [f for f in os.listdir(d) if f.startswith(".C.mtx.tmp.")]
+                    polls += 1
+                    time.sleep(0.1)  # the output opens first, within a minute surely
+                if len(tmp) != 1:
+                    proc.kill()
+                    self.fail("no temporary output before reading the input: %s"
+                              % (proc.communicate(),))
+                proc.send_signal(sig)
+                proc.communicate(timeout=600)
+                self.assertEqual(proc.returncode, -sig)
+                self.assertEqual(os.listdir(d), ["in.mtx"])
+
+
+class Outputs(unittest.TestCase):
+    """Items 7 and 8: one rule chooses the writer by name in every subcommand, and
+    the output is opened before any work."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def test_extension_chooses_the_writer(self):
+        a = os.path.join(DATA, "olm1000.mtx")
+        for name, kind in (("C.mtx", "mm"), ("C.mm", "mm"), ("C.MTX", "mm"),
+                           ("C.txt", "edges"), ("C.el", "edges"), ("C.tsv", "edges"),
+                           ("C.edges", "edges")):
+            for args in (["spgemm", a, "--algo", "reference"],
+                         ["simrank", a, "--iterations", "1"], ["convert", a]):
+                with self.subTest(name=name, command=args[0]):
+                    out = self.path(name)
+                    p = libra(*args, out) if args[0] == "convert" else \
+                        libra(*args, "-o", out)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    got = read_matrix_market(out) if kind == "mm" else read_snap(out)
+                    self.assertEqual((got.rows, got.cols), (1000, 1000))
+                    self.assertEqual(got.field, "real")  # values kept in every format
+                    os.remove(out)
+        # Names that say no format are refused before anything runs, unless --to.
+        for name in ("C", "C.mtx.gz", "C.dat"):
+            for args in (["spgemm", a, "-o", self.path(name)],
+                         ["simrank", a, "-o", self.path(name)],
+                         ["convert", a, self.path(name)]):
+                with self.subTest(name=name, command=args[0]):
+                    p = libra(*args)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    self.assertIn("--to mtx|edges", p.stderr)
+                    self.assertEqual(p.stdout, "")
+        self.assertEqual(os.listdir(self.dir.name), [])
+        p = libra("spgemm", a, "-o", self.path("C"), "--to", "mtx")
+        self.assertEqual(read_matrix_market(self.path("C")).field, "real")
+        p = libra("simrank", a, "-o", self.path("S"), "--to", "edges")
+        self.assertEqual(read_snap(self.path("S")).rows, 1000)
+
+    def test_unwritable_output_fails_before_computing(self):
+        a = os.path.join(DATA, "olm1000.mtx")
+        out = self.path("no/such/dir/C.mtx")
+        for args in (["spgemm", a, "-o", out], ["spgemm", "--generate", "rmat:12:8", "-o", out],
+                     ["simrank", a, "-o", out], ["convert", a, out]):
+            with self.subTest(args=args):
+                p = libra(*args)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertEqual(p.stdout, "")  # nothing was computed or reported
+                self.assertRegex(p.stderr, r"^libra: %s: cannot create " % re.escape(out))
+
+
+class Flags(unittest.TestCase):
+    """Item 9: flags are checked before anything runs (exit 2), with plain reasons."""
+
+    A = None
+
+    def setUp(self):
+        self.A = os.path.join(DATA, "olm1000.mtx")
+
+    def usage_error(self, *args, says):
+        p = libra(*args)
+        self.assertEqual(p.returncode, 2, (args, p.stdout, p.stderr))
+        self.assertIn(says, p.stderr)
+        self.assertLess(len(p.stderr), 600, p.stderr)  # no 309-digit ranges
+        self.assertEqual(p.stdout, "")
+
+    def test_memory_budget(self):
+        self.usage_error("spgemm", self.A, "--memory-budget", "-5", says="negative")
+        self.usage_error("spgemm", self.A, "--memory-budget", "lots", says="not a number")
+        self.usage_error("spgemm", self.A, "--memory-budget", "5 parsecs", says="unknown unit")
+        self.usage_error("spgemm", self.A, "--memory-budget", "1.5", says="whole number")
+        # Too small to work in: the library's reason, still a usage error.
+        self.usage_error("spgemm", self.A, "--memory-budget", "1KiB", says="bookkeeping")
+        for text, value in (("2GB", 2000000000), ("1.5GiB", 1610612736), ("4M", 4194304),
+                            ("300000000", 300000000), ("64MiB", 67108864)):
+            with self.subTest(budget=text):
+                got = json_of(self, libra("spgemm", self.A, "--json", "--memory-budget", text))
+                self.assertEqual(got["memory_budget"], value)
+        got = json_of(self, libra("spgemm", self.A, "--json", "--memory-budget", "0"))
+        self.assertGreater(got["memory_budget"], 0)  # 0 is the default
+        self.assertIn("0 (the default)", libra("spgemm", "--help").stdout)
+
+    def test_repeat_generate_output_and_subcommands(self):
+        self.usage_error("spgemm", self.A, "--repeat", "0", says="1 or more")
+        self.usage_error("spgemm", self.A, "--repeat", "-3", says="1 or more")
+        self.usage_error("spgemm", "--generate", "rmat:99999999999:16", says="out of range")
+        self.usage_error("spgemm", "--generate", "rmat:31:16", says="out of range")
+        self.usage_error("spgemm", "--generate", "rmat:x:16", says="not an integer")
+        self.usage_error("spgemm", "--generate", "rmat:10:-1", says="positive")
+        self.usage_error("spgemm", "--generate", "rmat:10:1e999", says="finite")
+        self.usage_error("spgemm", "--generate", "kron:10:16", says="rmat:SCALE:EDGEFACTOR")
+        # Checked against the memory before generating: 2^25 x 1000 edges.
+        self.usage_error("spgemm", "--generate", "rmat:25:1000", says="GiB of memory free")
+        self.usage_error("spgemm", self.A, "--generate", "rmat:10:8", says="not both")
+        self.usage_error("spgemm", "--generate", "rmat:10:8", self.A, says="not both")
+        self.usage_error("spgemm", self.A, "-o", "", says="empty file name")
+        self.usage_error("simrank", self.A, "-o", "", says="empty file name")
+        self.usage_error("convert", self.A, "", says="empty file name")
+        self.usage_error("bogus", says="unknown subcommand 'bogus'; the subcommands are "
+                         "info, convert, spgemm, simrank")
+        self.usage_error("bogus", self.A, "--json", says="'bogus'")
+        self.usage_error("spgemm", self.A, "--algo", "fastest", says="unknown algorithm")
+
+    def test_algorithms_this_build_has(self):
+        help_text = libra("spgemm", "--help").stdout
+        if "auto|outer|kk|reference|cusparse" in help_text:
+            self.skipTest("a CUDA build: cusparse is there")  # covered on the GPU
+        self.assertIn("auto|outer|kk|reference", help_text)
+        self.usage_error("spgemm", self.A, "--algo", "cusparse",
+                         says="cusparse needs a CUDA build of Libra")
+
+
+class Messages(unittest.TestCase):
+    """Item 10: what is multiplied and where, said accurately."""
+
+    def test_transpose_b_and_products(self):
+        rect = os.path.join(DATA, "lp_afiro.mtx")  # 27 x 51
+        square = os.path.join(DATA, "olm1000.mtx")
+        for args, product, shape in (
+                ([rect], "A * A^T", (27, 27)),
+                ([rect, "--transpose-b"], "A * A^T", (27, 27)),
+                ([rect, rect, "--transpose-b"], "A * B^T", (27, 27)),
+                ([square], "A * A", (1000, 1000)),
+                ([square, "--transpose-b"], "A * A^T", (1000, 1000)),
+                ([square, square], "A * B", (1000, 1000))):
+            with self.subTest(args=args):
+                got = json_of(self, libra("spgemm", *args, "--check", "--json"))
+                self.assertEqual((got["product"], got["check"]), (product, "ok"))
+                self.assertEqual((got["rows"], got["cols"]), shape)
+                self.assertEqual(got["a_file"], args[0])
+                self.assertEqual(got["b_file"], args[1] if len(args) > 1 and
+                                 not args[1].startswith("-") else None)
+                p = libra("spgemm", *args)
+                self.assertTrue(p.stdout.startswith("C = %s with " % product), p.stdout)
+        p = libra("spgemm", rect, rect)  # 27 x 51 times 27 x 51
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("A is 27 x 51 but B is 27 x 51: inner dimensions differ", p.stderr)
+        p = libra("spgemm", rect, square, "--transpose-b")
+        self.assertIn("A is 27 x 51 but B^T is 1000 x 1000", p.stderr)
+        got = json_of(self, libra("spgemm", "--generate", "rmat:8:4", "--json"))
+        self.assertEqual((got["a_file"], got["generate"], got["product"]),
+                         (None, "rmat:8:4", "A * A"))
+
+    def test_reference_runs_on_the_host_sequentially(self):
+        path = os.path.join(DATA, "olm1000.mtx")
+        got = json_of(self, libra("spgemm", path, "--algo", "reference", "--json"))
+        self.assertEqual(got["execution_space"], "host (sequential)")
+        p = libra("spgemm", path, "--algo", "reference")
+        self.assertIn(" with reference on host (sequential)", p.stdout)
+        self.assertEqual(json_of(self, libra("info", path, "--json"))["file"], path)
+        got = json_of(self, libra("simrank", path, "--json", "--iterations", "1"))
+        self.assertEqual(got["file"], path)
 
 
 class Usage(unittest.TestCase):
@@ -476,11 +896,14 @@ def main():
     args, rest = parser.parse_known_args()
     LIBRA, DATA, SHARED = os.path.abspath(args.libra), args.data, args.shared
     loader = unittest.TestLoader()
+    if rest:  # test name patterns, as unittest's -k takes them
+        loader.testNamePatterns = ["*%s*" % r for r in rest]
     suite = unittest.TestSuite()
     if SHARED:
         suite.addTests(loader.loadTestsFromTestCase(SharedMatrices))
     if DATA:
-        for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, Usage, Progress):
+        for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
+                     CleanStdout, Signals, Outputs, Flags, Messages, Usage, Progress):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

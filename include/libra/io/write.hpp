@@ -9,6 +9,7 @@
 // written straight. Any failure removes the temporary and throws libra::Error
 // naming the path.
 #include <Kokkos_Core.hpp>
+#include <optional>
 #include <string>
 
 #include "libra/format/csr.hpp"
@@ -28,6 +29,11 @@ using OutputFile = impl::AtomicFile;
 // OutputFiles, then end the process as the signal would have. A program with its
 // own handlers may call impl::remove_temporaries() there (async-signal-safe).
 void remove_temporaries_on_signals();
+
+// The format a name to write asks for: matrix_market for ".mtx" and ".mm",
+// snap (an edge list) for ".txt", ".el", ".tsv" and ".edges" (any case); nullopt
+// for every other name, which the caller must decide for (the CLI's --to).
+std::optional<FileFormat> format_to_write(const std::string& path);
 
 struct WriteOptions {
   bool pattern = false;  // indices only, no values (Matrix Market "pattern")
