@@ -812,6 +812,32 @@ class Messages(unittest.TestCase):
         self.assertEqual(got["file"], path)
 
 
+class Demo(unittest.TestCase):
+    """Item 12: scripts/demo.sh labels what it computes, goes on past a file a step
+    cannot take, and says what the numbers mean."""
+
+    def test_rectangular_then_square(self):
+        demo = os.path.join(DATA, os.pardir, os.pardir, "scripts", "demo.sh")
+        rect = os.path.join(DATA, "lp_afiro.mtx")
+        square = os.path.join(DATA, "olm1000.mtx")
+        p = subprocess.run(["bash", demo, rect, square], capture_output=True, text=True,
+                           env=dict(ENV, LIBRA_CLI=LIBRA), timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        out = p.stdout
+        self.assertIn("Kokkos Kernels is faster today", out)
+        self.assertIn("GFLOP/s is 2 x products", out)
+        self.assertIn("== libra spgemm %s: C = A*A^T (A is 27 x 51, not square)" % rect, out)
+        self.assertIn("== libra spgemm %s: C = A*A by Libra's lbGEMM" % square, out)
+        self.assertNotIn("C = A*A by", out.split("== libra info " + square)[0])
+        # simrank refuses the rectangular file; the demo says so and goes on.
+        first, second = out.split("== libra info " + square)
+        self.assertIn("-- skipped: the file does not suit this step", first)
+        self.assertIn("SimRank needs a square adjacency matrix", p.stderr)
+        self.assertIn("SimRank of %s" % square, second)
+        self.assertIn("check against the reference oracle: ok", second)
+        self.assertTrue(out.rstrip().endswith("demo: done"))
+
+
 class Usage(unittest.TestCase):
     def test_usage_errors_exit_2(self):
         src = os.path.join(DATA, "lp_afiro.mtx")
@@ -903,7 +929,8 @@ def main():
         suite.addTests(loader.loadTestsFromTestCase(SharedMatrices))
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
-                     CleanStdout, Signals, Outputs, Flags, Messages, Usage, Progress):
+                     CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
+                     Progress):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")
