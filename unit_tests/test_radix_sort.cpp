@@ -80,10 +80,7 @@ TEST(RadixSort, HostTeamsOfSeveralThreadsRankStably) {
   // Host spaces sort with one thread per team; GPU teams rank equal digits with
   // per-digit masks and atomics. Forcing several threads per team on the host runs
   // that path here too (on a GPU space the option changes nothing).
-  const int max_team =
-      Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
-          .team_size_max([](const Kokkos::TeamPolicy<Exec>::member_type&) {},
-                         Kokkos::ParallelForTag());
+  const int max_team = libra::test::max_team_threads();
   if (!libra::LaunchTraits<Exec>::is_gpu && max_team < 2) {
     GTEST_SKIP() << Exec::name() << " runs teams of one thread (" << Exec().concurrency()
                  << " in all); the OpenMP build of this test runs the path";

@@ -147,10 +147,7 @@ TEST(SpgemmPaths, SmallScratchSendsShortRowsToTheLongRowPaths) {
 TEST(SpgemmPaths, HostTeamsOfSeveralThreads) {
   // Host spaces normally run one thread per team; here the GPU-style kernels run
   // with several, so the team sorts, barriers and scratch atomics are exercised.
-  const int max_team =
-      Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
-          .team_size_max([](const Kokkos::TeamPolicy<Exec>::member_type&) {},
-                         Kokkos::ParallelForTag());
+  const int max_team = libra::test::max_team_threads();
   if (!on_gpu && max_team < 2) {
     GTEST_SKIP() << Exec::name() << " runs teams of one thread (" << Exec().concurrency()
                  << " in all); the OpenMP build of this test runs the path";

@@ -154,14 +154,15 @@ void unique_rows_binned(
 // The chunk's pattern: distinct columns gathered from the start of each row's
 // product segment. `keep` makes it a plain allocation (it becomes C's pattern);
 // otherwise it is a temporary of the chunk.
-template <class Exec, class Plan, class O, class UniqueView>
-auto gather_pattern(const Exec& exec, const Plan& plan,
-                    const Kokkos::View<O*, typename Exec::memory_space>& cols,
-                    const UniqueView& unique, bool keep) {
-  using Off = typename decltype(plan.c.row_map)::non_const_value_type;
+template <class Exec, class Plan, class ColsView, class UniqueView>
+typename Plan::pattern_type gather_pattern(const Exec& exec, const Plan& plan,
+                                           const ColsView& cols, const UniqueView& unique,
+                                           bool keep) {
+  using O = typename Plan::pattern_type::ordinal_type;
+  using Off = typename Plan::pattern_type::offset_type;
   using mem = typename Exec::memory_space;
   const Temps<mem> where = keep ? Temps<mem>{} : plan.temps;
-  Pattern<O, Off, mem> part;
+  typename Plan::pattern_type part;
   part.row_map = where.template view<Off>("libra::spgemm::C::row_map",
                                           static_cast<std::size_t>(plan.num_rows) + 1);
   const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::outer::scan_unique",

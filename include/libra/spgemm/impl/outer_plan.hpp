@@ -29,6 +29,7 @@ struct OuterPlan {
   using mem = typename Device::memory_space;
   using cols_view = Kokkos::View<O*, mem>;
   using vals_view = Kokkos::View<S*, mem>;
+  using pattern_type = Pattern<O, Off, mem>;
 
   OuterShape<Exec, S, O> shape;
   O num_rows = 0, num_cols = 0, inner = 0;

@@ -11,6 +11,8 @@ namespace libra::impl {
 
 template <class Ordinal, class Offset, class Mem>
 struct Pattern {
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
   Kokkos::View<Offset*, Mem> row_map;
   Kokkos::View<Ordinal*, Mem> col;
 };
