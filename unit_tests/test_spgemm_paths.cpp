@@ -203,7 +203,7 @@ TEST(SpgemmReproducibility, SameChunkingSameBits) {
   }
 #endif
   libra::SpgemmOptions o;
-  o.memory_budget = 1'000'000;
+  o.memory_budget = 1'300'000;
   libra::SpgemmStats st;
   const auto chunked = libra::test::to_ref(libra::spgemm(Exec(), A, A, o, &st));
   EXPECT_GE(st.chunks, 2);
@@ -287,7 +287,7 @@ TEST(SpgemmWorkspace, HundredNumericCallsStayFlat) {
 
 TEST(SpgemmWorkspace, HundredChunkedNumericCallsStayFlat) {
   libra::SpgemmOptions o;
-  o.memory_budget = 1'600'000;
+  o.memory_budget = 2'000'000;
   repeated_numeric_keeps_memory_flat(o, 3);
 }
 

@@ -48,7 +48,7 @@ struct OuterPlan {
   Kokkos::View<std::uint64_t*, mem> row_begin;  // num_rows + 1
   int offsets_of_chunk = -1;  // the chunk these three arrays describe, if kept
   // Per-team arrays over C's columns for rows too long for scratch, at most
-  // `slots` of each (teams running at once, within an eighth of the budget).
+  // `slots` of each (teams running at once, within a sixteenth of the budget).
   std::size_t bitmap_slots = 0;
   std::size_t dense_slots = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;  // numeric, made on first need
@@ -124,13 +124,13 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const std::uint64_t words = (columns + 63) / 64;
   const std::uint64_t workers = Traits::concurrent_workers(exec);
   // Per-team bitmaps (symbolic) and dense accumulators (numeric) for rows too
-  // long for scratch: one per team running at once, each kind within an eighth
+  // long for scratch: one per team running at once, each kind within a sixteenth
   // of the budget. They are made only when such rows exist, as many as needed.
   plan.bitmap_slots = static_cast<std::size_t>(std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>(workers, budget / 8 / (words * 8 + 1))));
+      1, std::min<std::uint64_t>(workers, budget / 16 / (words * 8 + 1))));
   plan.dense_slots = options.tuning.dense_long_rows
                          ? static_cast<std::size_t>(std::min<std::uint64_t>(
-                               workers, budget / 8 / (columns * sizeof(S) + 1)))
+                               workers, budget / 16 / (columns * sizeof(S) + 1)))
                          : 0;
   std::uint64_t per_team_bytes =
       plan.bitmap_slots * words * 8 + plan.dense_slots * columns * sizeof(S);
