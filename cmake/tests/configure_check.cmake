@@ -1,0 +1,45 @@
+# cmake -DSOURCE=<dir> -DBUILD=<dir> "-DOPTIONS=<cmake args>" [-DEXPECT_FAILURE=ON]
+#       ["-DEXPECT_OUTPUT=<regex>"] [-DEXPECT_ABSENT=<path>]
+#       [-DEXPECT_CACHE=<NAME>=<value>] -P configure_check.cmake
+#
+# Configures SOURCE into a fresh BUILD (Kokkos_ROOT, KokkosKernels_ROOT and
+# CMAKE_PREFIX_PATH unset in the environment, so only OPTIONS decide) and checks
+# the outcome: success (or, with EXPECT_FAILURE, failure), the configure output
+# matching EXPECT_OUTPUT, EXPECT_ABSENT not existing afterwards, and the cache
+# entry NAME having the value given.
+foreach(_v Kokkos_ROOT KokkosKernels_ROOT CMAKE_PREFIX_PATH Libra_ROOT)
+  unset(ENV{${_v}})
+endforeach()
+file(REMOVE_RECURSE "${BUILD}")
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE}" -B "${BUILD}" ${OPTIONS}
+                RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+message("${_out}")
+set(_problems "")
+if(EXPECT_FAILURE AND _rc EQUAL 0)
+  list(APPEND _problems "the configure succeeded; it should have failed")
+elseif(NOT EXPECT_FAILURE AND NOT _rc EQUAL 0)
+  list(APPEND _problems "the configure failed (exit ${_rc})")
+endif()
+if(DEFINED EXPECT_OUTPUT)
+  string(REGEX REPLACE "[ \t\r\n]+" " " _flat "${_out}")  # messages wrap lines
+  if(NOT _flat MATCHES "${EXPECT_OUTPUT}")
+    list(APPEND _problems "the output does not match '${EXPECT_OUTPUT}'")
+  endif()
+endif()
+if(DEFINED EXPECT_ABSENT AND EXISTS "${EXPECT_ABSENT}")
+  list(APPEND _problems "${EXPECT_ABSENT} exists")
+endif()
+if(DEFINED EXPECT_CACHE)
+  string(REGEX MATCH "^([^=]+)=(.*)$" _m "${EXPECT_CACHE}")
+  set(_name "${CMAKE_MATCH_1}")
+  set(_want "${CMAKE_MATCH_2}")
+  file(STRINGS "${BUILD}/CMakeCache.txt" _line REGEX "^${_name}:[A-Z]+=")
+  string(REGEX REPLACE "^[^=]*=" "" _got "${_line}")
+  if(NOT _got STREQUAL _want)
+    list(APPEND _problems "${_name} is '${_got}', expected '${_want}'")
+  endif()
+endif()
+if(_problems)
+  list(JOIN _problems "; " _problems)
+  message(FATAL_ERROR "${_problems}")
+endif()
