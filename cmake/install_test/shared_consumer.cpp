@@ -27,7 +27,8 @@ int libra_shared_consumer_run(int argc, char* argv[]) {
   Kokkos::deep_copy(values, v);
   const auto csc = libra::to_csc(Exec(), Matrix(2, 3, row_map, col_idx, values));
   auto cm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csc.col_map);
-  const bool ok = cm.extent(0) == 4 && cm(0) == 0 && cm(1) == 1 && cm(2) == 1 && cm(3) == 3;
+  const bool ok =
+      cm.extent(0) == 4 && cm(0) == 0 && cm(1) == 1 && cm(2) == 1 && cm(3) == 3;
   std::printf("libra %s in a shared library: CSC column offsets %s\n", libra::version(),
               ok ? "match" : "MISMATCH");
   return ok ? 0 : 1;
