@@ -1,7 +1,7 @@
 # How Libra finds Kokkos, checked by configuring Libra itself in scratch build
 # trees (library only: no tests, CLI or benchmarks), label `deps`:
-#   deps.kokkos_on_prefix_path  a Kokkos on CMAKE_PREFIX_PATH (what `spack load` or
-#                               `module load` gives) is used and the bootstrap
+#   deps.kokkos_on_prefix_path  a Kokkos on the environment's CMAKE_PREFIX_PATH
+#                               (what `spack load` gives) is used and the bootstrap
 #                               does not run (no _deps/ in the build tree);
 #   deps.trilinos_target_names  a Kokkos Kernels that exports only `kokkoskernels`
 #                               (Trilinos 13.x) is accepted.
@@ -23,7 +23,8 @@ endif()
 add_test(NAME deps.kokkos_on_prefix_path
          COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR}
                  -DBUILD=${_libra_dt_root}/prefix_path
-                 "-DOPTIONS=${_libra_dt_common};-DCMAKE_PREFIX_PATH=${_libra_dt_kokkos}\\;${_libra_dt_kernels}"
+                 "-DOPTIONS=${_libra_dt_common}"
+                 "-DENV_PREFIX_PATH=${_libra_dt_kokkos}:${_libra_dt_kernels}"
                  "-DEXPECT_OUTPUT=found by find_package in [^ ]+; bootstrap not run"
                  -DEXPECT_ABSENT=${_libra_dt_root}/prefix_path/_deps
                  -DEXPECT_CACHE=LIBRA_KOKKOSKERNELS_TARGET=Kokkos::kokkoskernels

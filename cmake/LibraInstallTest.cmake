@@ -38,6 +38,26 @@ set(_libra_it_options
 if(CMAKE_MAKE_PROGRAM)
   list(APPEND _libra_it_options -DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM})
 endif()
+# The consumer links Libra into a shared library too when Kokkos can go there: the
+# bootstrapped one is position-independent; an external one is known to be only
+# when it is shared.
+set(_libra_it_shared OFF)
+foreach(_t Kokkos::kokkoscore kokkoscore)
+  if(TARGET ${_t})
+    get_target_property(_libra_it_type ${_t} TYPE)
+    if(_libra_it_type STREQUAL "SHARED_LIBRARY")
+      set(_libra_it_shared ON)
+    endif()
+  endif()
+endforeach()
+if(LIBRA_KOKKOS_BUNDLED)
+  set(_libra_it_shared ON)
+endif()
+if(NOT _libra_it_shared)
+  message(STATUS "Libra: the install test links no shared-library consumer: this Kokkos "
+                 "is static and may not be position-independent")
+endif()
+list(APPEND _libra_it_options -DLIBRA_CONSUMER_SHARED=${_libra_it_shared})
 cmake_host_system_information(RESULT _libra_it_jobs QUERY NUMBER_OF_LOGICAL_CORES)
 
 # A fresh start every time: a cached Kokkos_DIR from an earlier run would hide a
@@ -101,6 +121,13 @@ foreach(_case version backends)
   set_tests_properties(install.refuses_other_kokkos_${_case} PROPERTIES LABELS install
                        FIXTURES_REQUIRED libra_install_install)
 endforeach()
+
+# The README shows the minimal program that consumer_build compiles, verbatim.
+add_test(NAME install.readme_example
+         COMMAND ${CMAKE_COMMAND} -DREADME=${PROJECT_SOURCE_DIR}/README.md
+                 -DEXAMPLE=${_libra_it_source}/spgemm_nnz.cpp
+                 -P ${PROJECT_SOURCE_DIR}/cmake/tests/readme_example.cmake)
+set_tests_properties(install.readme_example PROPERTIES LABELS install)
 
 # Each step is the setup of the next; a failed step marks the later ones not run.
 set(_libra_it_previous "")

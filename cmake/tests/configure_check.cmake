@@ -1,15 +1,20 @@
-# cmake -DSOURCE=<dir> -DBUILD=<dir> "-DOPTIONS=<cmake args>" [-DEXPECT_FAILURE=ON]
+# cmake -DSOURCE=<dir> -DBUILD=<dir> "-DOPTIONS=<cmake args>" [-DENV_PREFIX_PATH=<a:b>]
+#       [-DEXPECT_FAILURE=ON]
 #       ["-DEXPECT_OUTPUT=<regex>"] [-DEXPECT_ABSENT=<path>]
 #       [-DEXPECT_CACHE=<NAME>=<value>] -P configure_check.cmake
 #
 # Configures SOURCE into a fresh BUILD (Kokkos_ROOT, KokkosKernels_ROOT and
-# CMAKE_PREFIX_PATH unset in the environment, so only OPTIONS decide) and checks
+# CMAKE_PREFIX_PATH unset in the environment, so only OPTIONS decide; or the
+# environment's CMAKE_PREFIX_PATH set to ENV_PREFIX_PATH, as `spack load` does) and checks
 # the outcome: success (or, with EXPECT_FAILURE, failure), the configure output
 # matching EXPECT_OUTPUT, EXPECT_ABSENT not existing afterwards, and the cache
 # entry NAME having the value given.
 foreach(_v Kokkos_ROOT KokkosKernels_ROOT CMAKE_PREFIX_PATH Libra_ROOT)
   unset(ENV{${_v}})
 endforeach()
+if(DEFINED ENV_PREFIX_PATH)
+  set(ENV{CMAKE_PREFIX_PATH} "${ENV_PREFIX_PATH}")
+endif()
 file(REMOVE_RECURSE "${BUILD}")
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE}" -B "${BUILD}" ${OPTIONS}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)

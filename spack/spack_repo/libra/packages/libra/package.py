@@ -145,6 +145,11 @@ class Libra(CMakePackage, CudaPackage):
             self.define("KokkosKernels_ROOT", self.spec["kokkos-kernels"].prefix),
             self.define("CMAKE_CXX_COMPILER", cxx),
             self.define("LIBRA_EXAMPLE_MATRIX", join_path(cache, self.example_matrix)),
+            # Libra in a shared library needs a shared or position-independent Kokkos.
+            self.define(
+                "LIBRA_CONSUMER_SHARED",
+                self.spec.satisfies("^kokkos+shared") or self.spec.satisfies("^kokkos+pic"),
+            ),
         )
         cmake("--build", build)
         ctest(
