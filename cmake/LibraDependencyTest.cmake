@@ -4,7 +4,11 @@
 #                               (what `spack load` gives) is used and the bootstrap
 #                               does not run (no _deps/ in the build tree);
 #   deps.trilinos_target_names  a Kokkos Kernels that exports only `kokkoskernels`
-#                               (Trilinos 13.x) is accepted.
+#                               (Trilinos 13.x) is accepted;
+#   deps.bootstrap_rerun        (bootstrapped builds) a build tree holding this
+#                               tree's bootstrapped Kokkos, configured with another
+#                               spelling of the same compiler (a symbolic link to
+#                               it), finds Kokkos up to date and rebuilds nothing.
 # A bootstrap started by mistake fails at once: the scratch configures name a
 # tarball that does not exist.
 get_filename_component(_libra_dt_kokkos "${Kokkos_DIR}/../../.." ABSOLUTE)
@@ -61,3 +65,19 @@ add_test(NAME deps.trilinos_target_names
                  -P ${PROJECT_SOURCE_DIR}/cmake/tests/configure_check.cmake)
 set_tests_properties(deps.kokkos_on_prefix_path deps.trilinos_target_names PROPERTIES
                      LABELS deps)
+
+if(LIBRA_KOKKOS_BUNDLED)
+  # Another spelling of the same compiler: a symbolic link to it in the scratch tree.
+  file(REAL_PATH "${CMAKE_CXX_COMPILER}" _libra_dt_real)
+  get_filename_component(_libra_dt_name "${CMAKE_CXX_COMPILER}" NAME)
+  set(_libra_dt_cxx ${_libra_dt_root}/bin/${_libra_dt_name})
+  file(MAKE_DIRECTORY ${_libra_dt_root}/bin)
+  file(CREATE_LINK "${_libra_dt_real}" ${_libra_dt_cxx} SYMBOLIC)
+  add_test(NAME deps.bootstrap_rerun
+           COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR}
+                   -DBUILD=${_libra_dt_root}/rerun -DCOPY_BOOTSTRAP=${CMAKE_BINARY_DIR}
+                   "-DOPTIONS=${_libra_dt_common};-DLIBRA_BOOTSTRAP=ON;-DCMAKE_CXX_COMPILER=${_libra_dt_cxx}"
+                   "-DEXPECT_OUTPUT=Libra bootstrap: Kokkos 3.4.01 \\([a-z]+\\) up to date"
+                   -P ${PROJECT_SOURCE_DIR}/cmake/tests/configure_check.cmake)
+  set_tests_properties(deps.bootstrap_rerun PROPERTIES LABELS deps)
+endif()

@@ -1,11 +1,13 @@
 # cmake -DSOURCE=<dir> -DBUILD=<dir> "-DOPTIONS=<cmake args>" [-DENV_PREFIX_PATH=<a:b>]
-#       [-DEXPECT_FAILURE=ON]
+#       [-DCOPY_BOOTSTRAP=<build tree>] [-DEXPECT_FAILURE=ON]
 #       ["-DEXPECT_OUTPUT=<regex>"] [-DEXPECT_ABSENT=<path>]
 #       [-DEXPECT_CACHE=<NAME>=<value>] -P configure_check.cmake
 #
 # Configures SOURCE into a fresh BUILD (Kokkos_ROOT, KokkosKernels_ROOT and
 # CMAKE_PREFIX_PATH unset in the environment, so only OPTIONS decide; or the
-# environment's CMAKE_PREFIX_PATH set to ENV_PREFIX_PATH, as `spack load` does) and checks
+# environment's CMAKE_PREFIX_PATH set to ENV_PREFIX_PATH, as `spack load` does;
+# with COPY_BOOTSTRAP, BUILD starts with a copy of that tree's bootstrapped Kokkos,
+# its sources and stamps) and checks
 # the outcome: success (or, with EXPECT_FAILURE, failure), the configure output
 # matching EXPECT_OUTPUT, EXPECT_ABSENT not existing afterwards, and the cache
 # entry NAME having the value given.
@@ -16,6 +18,11 @@ if(DEFINED ENV_PREFIX_PATH)
   set(ENV{CMAKE_PREFIX_PATH} "${ENV_PREFIX_PATH}")
 endif()
 file(REMOVE_RECURSE "${BUILD}")
+if(DEFINED COPY_BOOTSTRAP)
+  file(MAKE_DIRECTORY "${BUILD}/_deps")
+  file(COPY "${COPY_BOOTSTRAP}/_deps/src" "${COPY_BOOTSTRAP}/_deps/install"
+       DESTINATION "${BUILD}/_deps")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE}" -B "${BUILD}" ${OPTIONS}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 message("${_out}")
