@@ -7,13 +7,23 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${LIBRA_BUILD_DIR:-$root/build/host}
 
 "$root/scripts/install-system-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CLI=ON >/dev/null
-cmake --build "$build" --target libra_cli -j "${LIBRA_JOBS:-$(nproc)}" >/dev/null
+# Build output goes to a log; the Kokkos bootstrap's progress (a line per step and
+# the build's [n/N] lines) shows on stderr as it comes, the whole log on failure.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+quiet() {
+  if ! "$@" 2>&1 | tee "$log" | { grep -E --line-buffered '^-- Libra bootstrap|^\[[0-9]+/[0-9]+\]' >&2 || true; }; then
+    cat "$log" >&2
+    exit 1
+  fi
+}
+quiet cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CLI=ON
+cmake --build "$build" --target libra_cli -j "${LIBRA_JOBS:-$(nproc)}" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 libra="$build/src/cli/libra"
 [ $# -gt 0 ] || set -- "$root/unit_tests/data/ca-GrQc.mtx"
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+trap 'rm -rf "$out" "$log"' EXIT
 for m in "$@"; do
   echo "== libra info $m"
   "$libra" info "$m"
