@@ -1,5 +1,12 @@
 # Installs Libra as a CMake package: find_package(Libra) gives Libra::libra,
 # Libra::reference and, in CUDA builds, Libra::vendor_cusparse.
+#
+# The install never refers to the build tree: a bootstrapped Kokkos and Kokkos
+# Kernels are installed into Libra's prefix beside it, and LibraConfig.cmake
+# finds them there through paths relative to its own location, so the prefix can
+# be moved and the build tree deleted. An external Kokkos (Spack, a module,
+# Trilinos) stays where it is; the config remembers its absolute location as a
+# hint that Kokkos_ROOT or CMAKE_PREFIX_PATH override.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -21,9 +28,30 @@ install(FILES ${PROJECT_BINARY_DIR}/include/libra/config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libra)
 install(EXPORT LibraTargets NAMESPACE Libra:: DESTINATION ${LIBRA_INSTALL_CMAKEDIR})
 
-# Where this build found its dependencies, so a consumer finds the same ones.
-get_filename_component(LIBRA_Kokkos_DIR "${Kokkos_DIR}" ABSOLUTE)
-get_filename_component(LIBRA_KokkosKernels_DIR "${KokkosKernels_DIR}" ABSOLUTE)
+if(LIBRA_KOKKOS_BUNDLED)
+  # The bootstrapped prefix is laid out as an install (bin/, include/, lib/), so it
+  # is copied as it is. Its CMake files name the folder Kokkos was installed to
+  # (as hints); they are rewritten to name the folder they are installed to.
+  install(DIRECTORY ${LIBRA_BOOTSTRAP_PREFIX}/ DESTINATION . USE_SOURCE_PERMISSIONS
+          PATTERN ".installed" EXCLUDE)
+  install(CODE "
+    file(GLOB_RECURSE _libra_kokkos_cmake
+         \"\${CMAKE_INSTALL_PREFIX}/lib/cmake/Kokkos/*.cmake\"
+         \"\${CMAKE_INSTALL_PREFIX}/lib/cmake/KokkosKernels/*.cmake\")
+    foreach(_f IN LISTS _libra_kokkos_cmake)
+      file(READ \"\${_f}\" _text)
+      string(REPLACE \"${LIBRA_BOOTSTRAP_PREFIX}\" \"\${CMAKE_INSTALL_PREFIX}\" _new \"\${_text}\")
+      if(NOT _new STREQUAL _text)
+        file(WRITE \"\${_f}\" \"\${_new}\")
+      endif()
+    endforeach()")
+  set(LIBRA_CONFIG_KOKKOS_HINT "")
+else()
+  get_filename_component(LIBRA_CONFIG_KOKKOS_HINT "${Kokkos_DIR}" ABSOLUTE)
+  get_filename_component(LIBRA_CONFIG_KERNELS_HINT "${KokkosKernels_DIR}" ABSOLUTE)
+endif()
+
+# What this Libra was built with, checked by find_package(Libra).
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/LibraConfig.cmake.in
   ${PROJECT_BINARY_DIR}/LibraConfig.cmake INSTALL_DESTINATION ${LIBRA_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/LibraConfigVersion.cmake

@@ -12,20 +12,27 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 if [ -n "${LIBRA_CLI:-}" ]; then
   libra=$LIBRA_CLI
 else
   build=${LIBRA_BUILD_DIR:-$root/build/host}
-  set -e
-  "$root/scripts/install-system-deps.sh"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CLI=ON >/dev/null
-  cmake --build "$build" --target libra_cli -j "${LIBRA_JOBS:-$(nproc)}" >/dev/null
-  set +e
+  "$root/scripts/install-system-deps.sh" || exit 1
+  # Build output goes to a log; the Kokkos bootstrap's progress (a line per step and
+  # the build's [n/N] lines) shows on stderr as it comes, the whole log on failure.
+  log=$out/build.log
+  quiet() {
+    if ! "$@" 2>&1 | tee "$log" | { grep -E --line-buffered '^-- Libra bootstrap|^\[[0-9]+/[0-9]+\]' >&2 || true; }; then
+      cat "$log" >&2
+      exit 1
+    fi
+  }
+  quiet cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CLI=ON
+  cmake --build "$build" --target libra_cli -j "${LIBRA_JOBS:-$(nproc)}" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
   libra="$build/src/cli/libra"
 fi
 [ $# -gt 0 ] || set -- "$root/unit_tests/data/ca-GrQc.mtx"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 
 cat <<'EOF'
 What the numbers mean: `spgemm` times the multiplication alone (symbolic and numeric

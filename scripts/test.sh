@@ -8,7 +8,10 @@ build=${LIBRA_BUILD_DIR:-$root/build/host}
 jobs=${LIBRA_JOBS:-$(nproc)}
 
 "$root/scripts/install-system-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+# Tests and benchmarks are off in a plain configure (a consumer needs neither
+# GoogleTest nor Google Benchmark); this script and CI turn them on.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON
 cmake --build "$build" -j "$jobs"
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 ctest --test-dir "$build" --output-on-failure -j "$jobs"

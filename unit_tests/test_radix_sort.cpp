@@ -26,7 +26,8 @@ void fill_ramp(Kokkos::View<std::uint32_t*, Exec::memory_space> k,
 }
 
 template <class Key>
-void check_sort(std::size_t n, int bits, std::uint64_t seed, std::uint64_t distinct) {
+void check_sort(std::size_t n, int bits, std::uint64_t seed, std::uint64_t distinct,
+                int host_team_threads = 0) {
   std::mt19937_64 rng(seed);
   const std::uint64_t mask = bits >= 64 ? ~0ULL : ((1ULL << bits) - 1);
   std::vector<Key> keys(n);
@@ -47,7 +48,7 @@ void check_sort(std::size_t n, int bits, std::uint64_t seed, std::uint64_t disti
   }
   Kokkos::deep_copy(d_keys, h_keys);
   Kokkos::deep_copy(d_vals, h_vals);
-  libra::impl::radix_sort_pairs(Exec(), d_keys, d_vals, bits);
+  libra::impl::radix_sort_pairs(Exec(), d_keys, d_vals, bits, {}, host_team_threads);
   Kokkos::deep_copy(h_keys, d_keys);
   Kokkos::deep_copy(h_vals, d_vals);
   for (std::size_t i = 0; i < n; ++i) {
@@ -73,6 +74,24 @@ TEST(RadixSort, WideKeys) {
   check_sort<std::uint32_t>(100003, 32, 4, ~0u);
   check_sort<std::uint64_t>(50001, 40, 5, ~0ULL);
   check_sort<std::uint64_t>(50001, 64, 6, ~0ULL);
+}
+
+TEST(RadixSort, HostTeamsOfSeveralThreadsRankStably) {
+  // Host spaces sort with one thread per team; GPU teams rank equal digits with
+  // per-digit masks and atomics. Forcing several threads per team on the host runs
+  // that path here too (on a GPU space the option changes nothing).
+  const int max_team = libra::test::max_team_threads();
+  if (!libra::LaunchTraits<Exec>::is_gpu && max_team < 2) {
+    GTEST_SKIP() << Exec::name() << " runs teams of one thread (" << Exec().concurrency()
+                 << " in all); the OpenMP build of this test runs the path";
+  }
+  for (int team : {2, 4, 70}) {
+    if (team > max_team) continue;
+    for (std::size_t n : {255u, 4097u, 70001u}) {
+      check_sort<std::uint32_t>(n, 8, n + team, 300, team);
+      check_sort<std::uint64_t>(n, 40, n + 2 * team, ~0ULL, team);
+    }
+  }
 }
 
 TEST(RadixSort, AlreadySortedAndReversed) {

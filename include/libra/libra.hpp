@@ -17,4 +17,5 @@
 #include "libra/generate/uniform.hpp"
 #include "libra/io/read.hpp"
 #include "libra/io/write.hpp"
+#include "libra/spgemm/spgemm.hpp"
 #include "libra/version.hpp"

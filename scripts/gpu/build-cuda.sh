@@ -16,7 +16,8 @@ extra=()
 host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
 [ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
-  -DLIBRA_TEST_SPACES=CUDA "${extra[@]}" "$@"
+  -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
+  "${extra[@]}" "$@"
 cmake --build "$build" -j "$jobs"
 
 # What travels: CTest's files and every executable, stripped, at the same

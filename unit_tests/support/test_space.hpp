@@ -17,4 +17,13 @@ using Exec = Kokkos::Cuda;
 
 using Device = Kokkos::Device<Exec, Exec::memory_space>;
 
+// The most threads a team of Exec may have (1 on Serial; OpenMP's thread count).
+struct NoTeamWork {
+  KOKKOS_FUNCTION void operator()(const Kokkos::TeamPolicy<Exec>::member_type&) const {}
+};
+inline int max_team_threads() {
+  return Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
+      .team_size_max(NoTeamWork{}, Kokkos::ParallelForTag());
+}
+
 }  // namespace libra::test

@@ -27,9 +27,13 @@ struct RadixTiling {
   std::size_t tile;
   std::size_t tiles;
 
-  explicit RadixTiling(std::size_t n) {
-    team_size = team_threads<Exec>(256);
-    if constexpr (runs_on_host<Exec>) {
+  // host_team_threads > 1 runs a host space with GPU-style teams (tests).
+  explicit RadixTiling(std::size_t n, int host_team_threads = 0) {
+    team_size = LaunchTraits<Exec>::team_threads(256);
+    if (is_host_exec<Exec> && host_team_threads > 1) {
+      team_size = host_team_threads;
+      tile = static_cast<std::size_t>(team_size) * 16;
+    } else if constexpr (is_host_exec<Exec>) {
       // A team is one thread here: a few tiles per thread keep the cores busy.
       const std::size_t threads = static_cast<std::size_t>(Exec().concurrency());
       tile = std::max<std::size_t>(std::size_t(1) << 14, n / (4 * threads) + 1);
@@ -155,26 +159,30 @@ struct RadixScatter {
 
 // Sorts keys (and moves vals along) by the low `key_bits` bits, stably. Both views
 // are overwritten with the sorted sequence. Keys must be unsigned integers.
+// Temporaries come from `temps`. host_team_threads > 1 makes a host space run the
+// multi-thread team path that GPUs take (for tests).
 template <class Exec, class KeyView, class ValView>
 void radix_sort_pairs(const Exec& exec, const KeyView& keys, const ValView& vals,
-                      int key_bits) {
+                      int key_bits, const Temps<typename Exec::memory_space>& temps = {},
+                      int host_team_threads = 0) {
   using Key = typename KeyView::non_const_value_type;
   using Value = typename ValView::non_const_value_type;
   using mem = typename Exec::memory_space;
   static_assert(std::is_unsigned<Key>::value, "radix_sort_pairs sorts unsigned keys");
   const std::size_t n = keys.extent(0);
   if (n < 2 || key_bits <= 0) return;
-  const RadixTiling<Exec> tiling(n);
+  const RadixTiling<Exec> tiling(n, host_team_threads);
   const int passes = (key_bits + radix_bits - 1) / radix_bits;
 
-  Kokkos::View<Key*, mem> keys_tmp = temp_view<Key, mem>("libra::radix_sort::keys", n);
+  Kokkos::View<Key*, mem> keys_tmp =
+      temps.template view<Key>("libra::radix_sort::keys", n);
   Kokkos::View<Value*, mem> vals_tmp =
-      temp_view<Value, mem>("libra::radix_sort::values", n);
+      temps.template view<Value>("libra::radix_sort::values", n);
   const std::size_t table = static_cast<std::size_t>(radix_buckets) * tiling.tiles;
   Kokkos::View<std::uint64_t*, mem> counts =
-      temp_view<std::uint64_t, mem>("libra::radix_sort::counts", table);
+      temps.template view<std::uint64_t>("libra::radix_sort::counts", table);
   Kokkos::View<std::uint64_t*, mem> offsets =
-      temp_view<std::uint64_t, mem>("libra::radix_sort::offsets", table + 1);
+      temps.template view<std::uint64_t>("libra::radix_sort::offsets", table + 1);
 
   Kokkos::View<Key*, mem> k_src = keys, k_dst = keys_tmp;
   Kokkos::View<Value*, mem> v_src = vals, v_dst = vals_tmp;

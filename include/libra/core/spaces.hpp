@@ -1,15 +1,13 @@
 #pragma once
-// Small facts about execution spaces that kernels size themselves by.
+// Small facts about execution spaces and bits that kernels size themselves by.
+// Launch shapes (GPU or host, lanes, scratch) are in core/launch_traits.hpp.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <type_traits>
 
-namespace libra {
+#include "libra/core/launch_traits.hpp"
 
-// True when the space's memory is directly usable from the host (Serial, OpenMP).
-template <class ExecOrDevice>
-inline constexpr bool runs_on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                               typename ExecOrDevice::memory_space>::accessible;
+namespace libra {
 
 // Asserted by every entry point that takes an execution space and views.
 template <class Exec, class Device>
@@ -17,19 +15,6 @@ inline constexpr bool can_access =
     Kokkos::SpaceAccessibility<Exec, typename Device::memory_space>::accessible;
 
 namespace impl {
-
-// Threads per team for the simple team kernels: one thread on the host (a team
-// there is one core), one block of `gpu_threads` on a GPU.
-template <class Exec>
-constexpr int team_threads(int gpu_threads = 256) {
-  return runs_on_host<Exec> ? 1 : gpu_threads;
-}
-
-// Vector lanes per thread for kernels that use ThreadVectorRange on a GPU.
-template <class Exec>
-constexpr int vector_lanes(int gpu_lanes = 32) {
-  return runs_on_host<Exec> ? 1 : gpu_lanes;
-}
 
 // Portable 64-bit population count for kernels.
 KOKKOS_INLINE_FUNCTION int popcount64(std::uint64_t x) {

@@ -34,26 +34,31 @@ void check_space() {
 
 namespace impl {
 // CSR -> CSC that also returns, for every CSC entry, the CSR position it came from.
+// The result and `source` live in `temps` (a kernel's workspace keeps its CSC copy
+// to itself) or, by default, in plain allocations that the caller owns.
 template <class Exec, class S, class O, class Off, class D>
 Csc<S, O, Off, D> to_csc_with_source(
     const Exec& exec, const Csr<S, O, Off, D>& A,
-    Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source) {
+    Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type>& source,
+    const Temps<typename D::memory_space>& temps = {}) {
   check_space<Exec, D>();
   using Out = Csc<S, O, Off, D>;
-  // Temporaries of the caller's workspace when one is active (inside a kernel
-  // that keeps the CSC copy to itself), plain allocations otherwise.
-  using mem = typename Out::memory_space;
-  typename Out::col_map_non_const_type col_map = temp_view<Off, mem>(
+  typename Out::col_map_non_const_type col_map = temps.template view<Off>(
       "libra::csc::col_map", static_cast<std::size_t>(A.num_cols) + 1);
-  typename Out::index_type row_idx = temp_view<O, mem>("libra::csc::row_idx", A.nnz());
-  typename Out::values_type values = temp_view<S, mem>("libra::csc::values", A.nnz());
-  source = temp_view<Off, mem>("libra::csc::source", A.nnz());
+  typename Out::index_type row_idx =
+      temps.template view<O>("libra::csc::row_idx", A.nnz());
+  typename Out::values_type values =
+      temps.template view<S>("libra::csc::values", A.nnz());
+  source = temps.template view<Off>("libra::csc::source", A.nnz());
+  // The sort's own temporaries come from the same place; their frame ends here.
+  const TempsFrame<typename D::memory_space> frame(temps);
   transpose_compressed(exec, A.num_rows, A.num_cols, A.row_map, A.col_idx, A.values,
-                       col_map, row_idx, values, source);
+                       col_map, row_idx, values, source, temps);
   return Out(A.num_rows, A.num_cols, col_map, row_idx, values);
 }
 }  // namespace impl
 
+// The returned matrix owns its memory (never a kernel's workspace).
 template <class Exec, class S, class O, class Off, class D>
 Csc<S, O, Off, D> to_csc(const Exec& exec, const Csr<S, O, Off, D>& A) {
   Kokkos::View<Off*, typename Csr<S, O, Off, D>::device_type> source;

@@ -22,8 +22,19 @@ class SpgemmHandle {
   const SpgemmStats& stats() const noexcept { return stats_; }
   bool has_pattern() const noexcept { return has_pattern_; }
 
+  // Device memory the handle holds for its plan and temporaries right now.
+  std::size_t workspace_bytes() const noexcept { return workspace_.owned_bytes(); }
+
   // Internal state, for Libra's own entry points only.
   plan_type& impl_plan() noexcept { return plan_; }
+  // Drops the pattern, the plan and its temporaries: the state of a new handle.
+  void impl_reset() {
+    has_pattern_ = false;
+    plan_ = plan_type{};
+    stats_ = SpgemmStats{};
+    workspace_.release();
+    workspace_.reset_peak();
+  }
   impl::Workspace<typename plan_type::mem>& impl_workspace() noexcept {
     return workspace_;
   }

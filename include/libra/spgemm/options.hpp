@@ -24,16 +24,54 @@ struct SpgemmOptions {
   // util/memory_budget.hpp). C itself is not counted: it must fit beside the budget. When
   // the products exceed the budget the work is cut into chunks that each fit.
   std::size_t memory_budget = 0;
-  // false allows unsorted columns in C. The outer algorithm produces sorted rows
-  // at no extra cost, so today C is sorted either way.
+  // false allows C's rows to come out with columns in any order (as Kokkos
+  // Kernels leaves them). Host spaces then skip sorting each row's distinct
+  // columns when the product fits one chunk; GPU paths and chunked products
+  // sort anyway (their accumulators and chunk merges need sorted rows).
   bool sort_columns = true;
   // Host spaces only: one dense accumulator per thread over C's columns when it
   // fits a quarter of the budget (fast on CPUs). false forces the scratch-sort
   // path that GPUs take.
   bool dense_accumulator = true;
+  // Fence the device after each phase so that SpgemmStats' per-phase seconds
+  // mean something. Off by default: each fence is a host synchronisation.
+  bool phase_timings = false;
   // Called on the host after each chunk of each phase with (steps done, steps in
   // all), e.g. to draw a progress bar; a product in one chunk makes 2 steps.
   std::function<void(int done, int total)> progress;
+
+  // Knobs for tests and tuning; the defaults are what Libra chooses.
+  struct Tuning {
+    // Team scratch bytes the row kernels may use (0: LaunchTraits' default).
+    // A small value sends rows that would fit scratch to the bitmap, dense and
+    // global-memory paths, so small tests walk them.
+    int scratch_bytes = 0;
+    // Long rows in the numeric phase (GPU-style path): per-team dense
+    // accumulators when the budget allows them (true), or atomics straight into
+    // C's values (false: what runs when dense arrays do not fit).
+    bool dense_long_rows = true;
+    // Threads per team when a host space runs the GPU-style kernels
+    // (dense_accumulator = false); 0 = 1. Lets host tests run the team sorts,
+    // barriers and scratch atomics that GPU teams use.
+    int host_team_threads = 0;
+  } tuning;
+};
+
+// How many rows went down each compress path, summed over chunks (a row whose
+// products fall into several chunks counts once per chunk). Lets tests assert
+// which code ran.
+struct SpgemmPathCounts {
+  // Symbolic (C's pattern).
+  std::uint64_t sort_in_scratch = 0;  // sorted and deduplicated in team scratch
+  std::uint64_t bitmap = 0;           // marked in a per-team bitmap over C's columns
+  std::uint64_t host_dense = 0;       // per-thread dense accumulator (host spaces)
+  // Numeric (C's values).
+  std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
+  std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns
+  std::uint64_t accumulate_in_place = 0;    // atomics straight into C's values
+  std::uint64_t accumulate_host_dense = 0;  // per-thread dense accumulator (host)
+  // Rows of C left with unsorted columns (sort_columns = false, host).
+  std::uint64_t unsorted = 0;
 };
 
 struct SpgemmStats {
@@ -42,8 +80,12 @@ struct SpgemmStats {
   std::uint64_t nnz_c = 0;
   int chunks = 0;  // pieces the workload table was cut into
   std::size_t budget_bytes = 0;
-  std::size_t peak_bytes = 0;  // largest working set Libra allocated beside A, B, C
-  // Seconds per phase (wall clock with the device fenced at phase ends).
+  // The most device memory Libra's temporaries held at once (measured, not
+  // estimated), beside A, B and C. With several chunks, C's pattern merged so
+  // far and the merge's output are C-sized arrays that are not counted.
+  std::size_t peak_bytes = 0;
+  SpgemmPathCounts paths;
+  // Seconds per phase, with SpgemmOptions::phase_timings (else 0).
   double seconds_wlt = 0;       // workload table: build, sort, chunk plan
   double seconds_expand = 0;    // writing products to their offsets
   double seconds_compress = 0;  // per-row sort/accumulate into C

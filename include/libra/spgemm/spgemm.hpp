@@ -35,27 +35,39 @@ void check_spgemm_operands(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& 
                      " (inner dimensions differ)");
   }
 }
+
+// A profiling region that is popped however the scope ends.
+class ProfilingRegion {
+ public:
+  explicit ProfilingRegion(const char* name) { Kokkos::Profiling::pushRegion(name); }
+  ~ProfilingRegion() { Kokkos::Profiling::popRegion(); }
+  ProfilingRegion(const ProfilingRegion&) = delete;
+  ProfilingRegion& operator=(const ProfilingRegion&) = delete;
+};
 }  // namespace impl
 
-// Finds C's pattern: C gets its row_map and sorted column indices, and values
-// sized for spgemm_numeric (not yet computed).
+// Finds C's pattern: C gets its row_map and sorted column indices (see
+// SpgemmOptions::sort_columns), and values sized for spgemm_numeric (not yet
+// computed). Any earlier pattern of the handle is dropped first, so a call that
+// throws leaves the handle without a pattern (has_pattern() false) and C as it was.
 template <class Exec, class S, class O, class Off, class D>
 void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
                      const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
                      Csr<S, O, Off, D>& C) {
   impl::check_spgemm_operands<Exec>(A, B);
-  Kokkos::Profiling::pushRegion("libra::spgemm::symbolic");
+  const impl::ProfilingRegion region("libra::spgemm::symbolic");
   Kokkos::Timer total;
+  handle.impl_reset();
   auto& st = handle.impl_stats();
-  st = SpgemmStats{};
   auto& plan = handle.impl_plan();
-  plan = typename SpgemmHandle<S, O, Off, D>::plan_type{};
-  handle.impl_workspace().release();
+  auto& workspace = handle.impl_workspace();
   using mem = typename D::memory_space;
-  const impl::UseWorkspace<mem> scope(handle.impl_workspace());
-  impl::make_outer_plan(exec, plan, A, B, handle.options(), st);
-  exec.fence();
-  st.seconds_wlt = total.seconds();
+  impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
+                        impl::Temps<mem>(workspace));
+  if (handle.options().phase_timings) {
+    exec.fence();
+    st.seconds_wlt = total.seconds();
+  }
   impl::outer_symbolic(exec, plan, A, B, st);
   const std::uint64_t nnz = static_cast<std::uint64_t>(plan.c.col.extent(0));
   checked_cast<Off>(nnz, "nnz(C)");
@@ -63,13 +75,14 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   typename Csr<S, O, Off, D>::values_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
   C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, plan.c.row_map, plan.c.col, values);
-  handle.impl_set_pattern(true);
+  st.peak_bytes = workspace.peak_bytes();
   st.seconds_total = total.seconds();
-  Kokkos::Profiling::popRegion();
+  handle.impl_set_pattern(true);
 }
 
 // Computes C's values on the pattern from spgemm_symbolic. A and B must have the
-// shapes and patterns they had then; only their values may differ.
+// shapes and patterns they had then; only their values may differ. Repeated calls
+// reuse the same temporaries: the handle's memory does not grow.
 template <class Exec, class S, class O, class Off, class D>
 void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
                     const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
@@ -86,18 +99,26 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
         "matrices given to spgemm_symbolic");
   }
   if (C.row_map.data() != plan.c.row_map.data() ||
-      C.values.extent(0) != plan.c.col.extent(0)) {
+      C.row_map.extent(0) != plan.c.row_map.extent(0) ||
+      C.col_idx.data() != plan.c.col.data() ||
+      C.values.extent(0) != plan.c.col.extent(0) ||
+      (C.values.extent(0) > 0 && C.values.data() == nullptr)) {
     throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
   }
-  Kokkos::Profiling::pushRegion("libra::spgemm::numeric");
+  const impl::ProfilingRegion region("libra::spgemm::numeric");
   Kokkos::Timer total;
   auto& st = handle.impl_stats();
   const double before = st.seconds_total;
-  const impl::UseWorkspace<typename D::memory_space> scope(handle.impl_workspace());
-  impl::outer_numeric(exec, plan, A, B, C.values, st);
+  impl::prepare_outer_numeric(exec, plan);
+  {
+    const impl::TempsFrame<typename D::memory_space> frame(handle.impl_workspace());
+    impl::outer_numeric(exec, plan, A, B, C.values, st);
+  }
+  // The handle's temporaries are reused by the next call, possibly on another
+  // execution space instance: they must be free when this one returns.
   exec.fence();
+  st.peak_bytes = handle.impl_workspace().peak_bytes();
   st.seconds_total = before + total.seconds();
-  Kokkos::Profiling::popRegion();
 }
 
 // C = A * B in one call.
@@ -131,6 +152,43 @@ KokkosSparse::CrsMatrix<S, O, D, void, Off> spgemm(
   return KokkosSparse::CrsMatrix<S, O, D, void, Off>("libra::spgemm::C", C.num_rows,
                                                      C.num_cols, C.nnz(), C.values,
                                                      C.row_map, C.col_idx);
+}
+
+// The handle API for KokkosSparse::CrsMatrix: the handle's Device is the
+// CrsMatrix's device_type; C shares its views with what spgemm_symbolic made.
+template <class Exec, class S, class O, class D, class Off>
+void spgemm_symbolic(
+    const Exec& exec,
+    SpgemmHandle<S, O, Off,
+                 typename KokkosSparse::CrsMatrix<S, O, D, void, Off>::device_type>&
+        handle,
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B,
+    KokkosSparse::CrsMatrix<S, O, D, void, Off>& C) {
+  decltype(from_kokkos(A)) c;
+  spgemm_symbolic(exec, handle, from_kokkos(A), from_kokkos(B), c);
+  C = KokkosSparse::CrsMatrix<S, O, D, void, Off>("libra::spgemm::C", c.num_rows,
+                                                  c.num_cols, c.nnz(), c.values,
+                                                  c.row_map, c.col_idx);
+}
+
+template <class Exec, class S, class O, class D, class Off>
+void spgemm_numeric(
+    const Exec& exec,
+    SpgemmHandle<S, O, Off,
+                 typename KokkosSparse::CrsMatrix<S, O, D, void, Off>::device_type>&
+        handle,
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
+    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B,
+    KokkosSparse::CrsMatrix<S, O, D, void, Off>& C) {
+  if (!handle.has_pattern()) {
+    throw ArgumentError("spgemm_numeric: call spgemm_symbolic with this handle first");
+  }
+  if (C.graph.row_map.extent(0) == 0) {
+    throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
+  }
+  auto c = from_kokkos(C);
+  spgemm_numeric(exec, handle, from_kokkos(A), from_kokkos(B), c);
 }
 
 }  // namespace libra

@@ -5,11 +5,19 @@
 // milliseconds on a product that computes in microseconds.
 //
 // A Workspace (owned by a kernel's handle) hands out views carved from blocks it
-// takes from a process-wide BlockCache and gives them all back, after a fence,
-// when it is released. Code deep inside an algorithm (sorts, transposes) asks for
-// temp_view(); while a UseWorkspace scope is active on the calling thread the
-// view comes from that workspace, otherwise it is a plain Kokkos allocation.
+// takes from a process-wide BlockCache. Work inside one call is framed with
+// mark()/rewind() (TempsFrame): blocks taken inside a frame become the
+// workspace's spares when it ends and serve the next requests, so a loop of
+// chunks or of numeric calls reuses the same memory instead of piling it up.
+// Reusing a spare is safe without a fence because every kernel of one call runs
+// on the call's execution space instance, in order. release() fences and gives
+// everything back to the cache.
+//
+// Code takes its temporaries through a Temps<MemSpace> value passed down
+// explicitly: Temps{workspace} draws from a workspace, Temps{} makes plain
+// Kokkos allocations. Nothing a public function returns is ever workspace memory.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -17,6 +25,13 @@
 #include <vector>
 
 namespace libra::impl {
+
+inline constexpr std::size_t workspace_alignment = 256;
+
+inline std::size_t workspace_block_bytes(std::size_t bytes) {
+  return ((bytes + workspace_alignment - 1) / workspace_alignment) * workspace_alignment +
+         workspace_alignment;
+}
 
 template <class MemSpace>
 class BlockCache {
@@ -28,7 +43,10 @@ class BlockCache {
     return *cache;
   }
 
-  // A block of at least `bytes`: a cached one of at most twice the size, or new.
+  // A block of at least `bytes`: a cached one of at most 5/4 the size, or new.
+  // Before a new block is made, cached blocks adding up to its size are freed
+  // (largest first): idle cached memory is a reserve, and spending it keeps the
+  // process's footprint from growing by what the cache holds.
   Block take(std::size_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -38,11 +56,18 @@ class BlockCache {
         hook_registered_ = true;
       }
       const auto it = free_.lower_bound(bytes);
-      if (it != free_.end() && it->first <= 2 * bytes) {
+      if (it != free_.end() && it->first <= bytes + bytes / 4) {
         Block b = it->second;
         cached_ -= it->first;
         free_.erase(it);
         return b;
+      }
+      std::size_t freed = 0;
+      while (freed < bytes && !free_.empty()) {
+        auto largest = std::prev(free_.end());
+        freed += largest->first;
+        cached_ -= largest->first;
+        free_.erase(largest);
       }
     }
     return Block(
@@ -91,78 +116,153 @@ class BlockCache {
 template <class MemSpace>
 class Workspace {
  public:
+  using Block = typename BlockCache<MemSpace>::Block;
+  // A position in the workspace: the number of blocks in use when it was taken.
+  struct Mark {
+    std::size_t held = 0;
+  };
+
   Workspace() = default;
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
-  Workspace(Workspace&& o) noexcept : held_(std::move(o.held_)) { o.held_.clear(); }
+  Workspace(Workspace&& o) noexcept { swap(o); }
   Workspace& operator=(Workspace&& o) noexcept {
-    release();
-    held_ = std::move(o.held_);
-    o.held_.clear();
+    if (this != &o) {
+      release();
+      swap(o);
+    }
     return *this;
   }
   ~Workspace() { release(); }
 
-  // An uninitialised view of n T's that lives until release().
+  // An uninitialised view of n T's that lives until the enclosing frame ends
+  // (or release()).
   template <class T>
   Kokkos::View<T*, MemSpace> view(std::size_t n) {
-    const std::size_t bytes = ((n * sizeof(T) + 255) / 256) * 256 + 256;
-    held_.push_back(BlockCache<MemSpace>::instance().take(bytes));
+    const std::size_t bytes = workspace_block_bytes(n * sizeof(T));
+    // The smallest spare that fits, else a block from the cache.
+    auto best = spare_.end();
+    for (auto it = spare_.begin(); it != spare_.end(); ++it) {
+      if (it->extent(0) >= bytes &&
+          (best == spare_.end() || it->extent(0) < best->extent(0)))
+        best = it;
+    }
+    if (best != spare_.end()) {
+      held_.push_back(*best);
+      spare_.erase(best);
+    } else {
+      // No spare fits: free spares too small for this request (largest first)
+      // worth its size, so that chunks of growing sizes do not pile up blocks.
+      // Freeing device memory waits for the device, and no kernel of this call
+      // still reads a spare by then.
+      std::sort(spare_.begin(), spare_.end(),
+                [](const Block& x, const Block& y) { return x.extent(0) < y.extent(0); });
+      std::size_t freed = 0;
+      while (freed < bytes && !spare_.empty()) {
+        freed += spare_.back().extent(0);
+        owned_ -= spare_.back().extent(0);
+        spare_.pop_back();
+      }
+      held_.push_back(BlockCache<MemSpace>::instance().take(bytes));
+      owned_ += held_.back().extent(0);
+      peak_ = std::max(peak_, owned_);
+    }
     return Kokkos::View<T*, MemSpace>(reinterpret_cast<T*>(held_.back().data()), n);
+  }
+
+  Mark mark() const { return Mark{held_.size()}; }
+
+  // Blocks taken since `m` become spares for later requests of this workspace.
+  void rewind(const Mark& m) {
+    while (held_.size() > m.held) {
+      spare_.push_back(held_.back());
+      held_.pop_back();
+    }
   }
 
   // Hands every block back to the cache once the device is done with them.
   void release() {
-    if (held_.empty()) return;
+    if (held_.empty() && spare_.empty()) return;
     Kokkos::fence();
     for (const auto& b : held_) BlockCache<MemSpace>::instance().give(b);
+    for (const auto& b : spare_) BlockCache<MemSpace>::instance().give(b);
     held_.clear();
+    spare_.clear();
+    owned_ = 0;
   }
 
+  // Bytes of device memory this workspace holds (in use and spare), and the
+  // largest that number has been since reset_peak().
+  std::size_t owned_bytes() const noexcept { return owned_; }
+  std::size_t peak_bytes() const noexcept { return peak_; }
+  void reset_peak() noexcept { peak_ = owned_; }
+
  private:
-  std::vector<typename BlockCache<MemSpace>::Block> held_;
+  void swap(Workspace& o) noexcept {
+    std::swap(held_, o.held_);
+    std::swap(spare_, o.spare_);
+    std::swap(owned_, o.owned_);
+    std::swap(peak_, o.peak_);
+  }
+
+  std::vector<Block> held_;
+  std::vector<Block> spare_;
+  std::size_t owned_ = 0;
+  std::size_t peak_ = 0;
 };
 
+// Where a function takes its temporaries from: a workspace, or (default) plain
+// Kokkos allocations that free themselves. Passed by value down the call chain.
 template <class MemSpace>
-Workspace<MemSpace>*& current_workspace() {
-  thread_local Workspace<MemSpace>* active = nullptr;
-  return active;
-}
-
-// Makes `w` the source of temp_view() on this thread for the scope's lifetime.
-template <class MemSpace>
-class UseWorkspace {
+class Temps {
  public:
-  explicit UseWorkspace(Workspace<MemSpace>& w)
-      : previous_(current_workspace<MemSpace>()) {
-    current_workspace<MemSpace>() = &w;
+  Temps() = default;
+  explicit Temps(Workspace<MemSpace>& w) : workspace_(&w) {}
+
+  // An uninitialised temporary of n T's. Never return it to a caller.
+  template <class T>
+  Kokkos::View<T*, MemSpace> view(const std::string& label, std::size_t n) const {
+    if (workspace_) return workspace_->template view<T>(n);
+    return Kokkos::View<T*, MemSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
   }
-  ~UseWorkspace() { current_workspace<MemSpace>() = previous_; }
-  UseWorkspace(const UseWorkspace&) = delete;
-  UseWorkspace& operator=(const UseWorkspace&) = delete;
+
+  // The same as a row-major 2-D view (managed when no workspace backs it).
+  template <class T>
+  Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> view2(const std::string& label,
+                                                         std::size_t rows,
+                                                         std::size_t cols) const {
+    using V = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
+    if (workspace_)
+      return V(workspace_->template view<T>(rows * cols).data(), rows, cols);
+    return V(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows, cols);
+  }
+
+  Workspace<MemSpace>* workspace() const noexcept { return workspace_; }
 
  private:
-  Workspace<MemSpace>* previous_;
+  Workspace<MemSpace>* workspace_ = nullptr;
 };
 
-// An uninitialised temporary: from the active workspace, else a plain allocation.
-// Never use it for anything returned to the caller.
-template <class T, class MemSpace>
-Kokkos::View<T*, MemSpace> temp_view(const std::string& label, std::size_t n) {
-  if (Workspace<MemSpace>* w = current_workspace<MemSpace>())
-    return w->template view<T>(n);
-  return Kokkos::View<T*, MemSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
-}
+// Rewinds the workspace behind `temps` (if any) to where it stood when the frame
+// began: temporaries taken inside the frame become reusable when it ends.
+template <class MemSpace>
+class TempsFrame {
+ public:
+  explicit TempsFrame(const Temps<MemSpace>& temps)
+      : w_(temps.workspace()),
+        mark_(w_ ? w_->mark() : typename Workspace<MemSpace>::Mark{}) {}
+  explicit TempsFrame(Workspace<MemSpace>& w) : w_(&w), mark_(w.mark()) {}
+  ~TempsFrame() {
+    if (w_) w_->rewind(mark_);
+  }
+  TempsFrame(const TempsFrame&) = delete;
+  TempsFrame& operator=(const TempsFrame&) = delete;
 
-// The same as a row-major 2-D view.
-template <class T, class MemSpace>
-Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> temp_view2(const std::string& label,
-                                                            std::size_t rows,
-                                                            std::size_t cols) {
-  const auto flat = temp_view<T, MemSpace>(label, rows * cols);
-  return Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>(flat.data(), rows, cols);
-}
+ private:
+  Workspace<MemSpace>* w_;
+  typename Workspace<MemSpace>::Mark mark_;
+};
 
 }  // namespace libra::impl
 

@@ -77,17 +77,17 @@ void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
                           const OffsetsIn& offsets_in, const IndexIn& minor_in,
                           const ValuesIn& values_in, const OffsetsOut& offsets_out,
                           const IndexOut& major_out, const ValuesOut& values_out,
-                          const SourceView& source) {
-  using mem = typename Exec::memory_space;
+                          const SourceView& source,
+                          const Temps<typename Exec::memory_space>& temps = {}) {
   const std::size_t nnz = minor_in.extent(0);
   // Sort positions by minor index; the permutation is the source map.
-  Kokkos::View<std::uint32_t*, mem> keys32;
-  Kokkos::View<std::uint64_t*, mem> keys64;
+  Kokkos::View<std::uint32_t*, typename Exec::memory_space> keys32;
+  Kokkos::View<std::uint64_t*, typename Exec::memory_space> keys64;
   const bool narrow = static_cast<std::uint64_t>(n_minor) <= 0xffffffffULL;
   if (narrow) {
-    keys32 = temp_view<std::uint32_t, mem>("libra::transpose::keys", nnz);
+    keys32 = temps.template view<std::uint32_t>("libra::transpose::keys", nnz);
   } else {
-    keys64 = temp_view<std::uint64_t, mem>("libra::transpose::keys", nnz);
+    keys64 = temps.template view<std::uint64_t>("libra::transpose::keys", nnz);
   }
   Kokkos::parallel_for(
       "libra::transpose::keys", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
@@ -101,9 +101,9 @@ void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
       });
   const int bits = key_bits_for(static_cast<std::uint64_t>(n_minor));
   if (narrow) {
-    radix_sort_pairs(exec, keys32, source, bits);
+    radix_sort_pairs(exec, keys32, source, bits, temps);
   } else {
-    radix_sort_pairs(exec, keys64, source, bits);
+    radix_sort_pairs(exec, keys64, source, bits, temps);
   }
   // Major index of each output entry = owner of its source position.
   Kokkos::parallel_for(

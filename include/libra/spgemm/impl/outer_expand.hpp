@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "libra/algorithms/scan.hpp"
+#include "libra/core/launch_traits.hpp"
 #include "libra/spgemm/impl/workload_table.hpp"
 
 namespace libra::impl {
@@ -28,7 +29,7 @@ void chunk_weights(const Exec& exec, const Wlt& wlt, std::size_t item_begin,
   const auto a_begin = wlt.a_begin;
   const auto a_end = wlt.a_end;
   const auto ks = wlt.k;
-  const int threads = runs_on_host<Exec> ? 1 : 128;
+  const int threads = LaunchTraits<Exec>::team_threads(128);
   Kokkos::parallel_for(
       "libra::spgemm::outer::chunk_weights",
       Policy(exec, static_cast<int>(item_end - item_begin), threads),

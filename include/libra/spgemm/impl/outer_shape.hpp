@@ -6,17 +6,19 @@
 #include <cmath>
 #include <cstdint>
 
-#include "libra/core/spaces.hpp"
+#include "libra/core/launch_traits.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
+#include "libra/spgemm/options.hpp"
 
 namespace libra::impl {
 
-// Launch shapes, computed once for an execution space.
+// Launch shapes, computed once for an execution space (and the caller's tuning).
 template <class Exec, class Scalar, class Ordinal>
 struct OuterShape {
-  int expand_threads = team_threads<Exec>(4);  // A(:,k) nonzeros in flight (Eq. 4)
-  int expand_lanes = vector_lanes<Exec>(32);   // lanes sweeping B(k,:)
-  int piece = 1024;                            // B(k,:) entries staged at once
+  using Traits = LaunchTraits<Exec>;
+  int expand_threads = Traits::team_threads(4);  // A(:,k) nonzeros in flight (Eq. 4)
+  int expand_lanes = Traits::vector_lanes;       // lanes sweeping B(k,:)
+  int piece = 1024;                              // B(k,:) entries staged at once
   int bin_limit[max_bins] = {0, 32, 128, 512, 2048, 0, 0, 0};  // products per bin
   int bin_threads[max_bins] = {1, 32, 64, 128, 256, 256, 256, 256};
   int unique_capacity = 0;      // products of a row deduplicated in scratch
@@ -26,19 +28,30 @@ struct OuterShape {
   // instead of sorting in scratch (set by fit_columns).
   std::uint64_t bitmap_threshold = 0;
 
-  OuterShape() {
-    const int scratch =
-        std::min(Kokkos::TeamPolicy<Exec>::scratch_size_max(0), 40 * 1024) - 64;
+  OuterShape() : OuterShape(SpgemmOptions::Tuning{}) {}
+  explicit OuterShape(const SpgemmOptions::Tuning& tuning) {
+    int scratch = Traits::scratch_bytes();
+    if (tuning.scratch_bytes > 0) scratch = std::min(scratch, tuning.scratch_bytes);
+    // Room for at least a few entries, whatever the tuning asks.
+    scratch = std::max(scratch, 4 * static_cast<int>(sizeof(Ordinal) + sizeof(Scalar)));
     unique_capacity = 1;
     while (2 * unique_capacity * static_cast<int>(sizeof(Ordinal)) <= scratch) {
       unique_capacity *= 2;
     }
     accumulate_capacity = scratch / static_cast<int>(sizeof(Ordinal) + sizeof(Scalar));
-    bin_limit[4] = std::min(bin_limit[4], unique_capacity);
-    bin_limit[5] = unique_capacity;
-    big_bin = 6;
-    if (runs_on_host<Exec>) {
-      for (int& t : bin_threads) t = 1;
+    // Bins are increasing product limits capped by what scratch holds; bins whose
+    // limit the cap reaches collapse into the last scratch bin.
+    big_bin = 1;
+    for (int b = 1; b <= 5; ++b) {
+      const int limit = b < 5 ? std::min(bin_limit[b], unique_capacity) : unique_capacity;
+      if (big_bin > 1 && limit <= bin_limit[big_bin - 1]) break;
+      bin_limit[big_bin] = limit;
+      bin_threads[big_bin] = bin_threads[b];
+      ++big_bin;
+    }
+    if constexpr (!Traits::is_gpu) {
+      const int threads = tuning.host_team_threads > 0 ? tuning.host_team_threads : 1;
+      for (int& t : bin_threads) t = threads;
     }
     bitmap_threshold = static_cast<std::uint64_t>(unique_capacity);
   }

@@ -11,6 +11,8 @@ namespace libra::impl {
 
 template <class Ordinal, class Offset, class Mem>
 struct Pattern {
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
   Kokkos::View<Offset*, Mem> row_map;
   Kokkos::View<Ordinal*, Mem> col;
 };
@@ -48,9 +50,11 @@ struct MergeRows {
 template <class Exec, class Ordinal, class Offset, class Mem>
 Pattern<Ordinal, Offset, Mem> pattern_union(const Exec& exec, std::int64_t num_rows,
                                             const Pattern<Ordinal, Offset, Mem>& x,
-                                            const Pattern<Ordinal, Offset, Mem>& y) {
+                                            const Pattern<Ordinal, Offset, Mem>& y,
+                                            const Temps<Mem>& temps = {}) {
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::View<Offset*, Mem> counts = temp_view<Offset, Mem>(
+  const TempsFrame<Mem> frame(temps);
+  Kokkos::View<Offset*, Mem> counts = temps.template view<Offset>(
       "libra::spgemm::merge::counts", static_cast<std::size_t>(num_rows));
   Kokkos::parallel_for("libra::spgemm::merge::count", Policy(exec, 0, num_rows),
                        MergeRows<Exec, Ordinal, Offset, false>{

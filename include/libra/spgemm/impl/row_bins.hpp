@@ -8,6 +8,7 @@
 
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/format/impl/compressed.hpp"
+#include "libra/util/host_copy.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -25,15 +26,19 @@ struct RowBins {
 // bin_of(i) returns the bin of row i in [0, max_bins). One radix pass groups the
 // rows (stably, so rows stay in order within a bin) and one small copy tells the
 // host how many rows each bin has.
+// bins.rows comes from `temps` and lives as long as the caller's frame; the
+// sort's temporaries are released on return.
 template <class Exec, class BinOf>
-RowBins<typename Exec::memory_space> bin_rows(const Exec& exec, std::int64_t num_rows,
-                                              const BinOf& bin_of) {
+RowBins<typename Exec::memory_space> bin_rows(
+    const Exec& exec, std::int64_t num_rows, const BinOf& bin_of,
+    const Temps<typename Exec::memory_space>& temps) {
   using mem = typename Exec::memory_space;
   RowBins<mem> bins;
   const std::size_t n = static_cast<std::size_t>(num_rows);
+  bins.rows = temps.template view<std::uint32_t>("libra::bins::rows", n);
+  const TempsFrame<mem> frame(temps);
   Kokkos::View<std::uint32_t*, mem> keys =
-      temp_view<std::uint32_t, mem>("libra::bins::keys", n);
-  bins.rows = temp_view<std::uint32_t, mem>("libra::bins::rows", n);
+      temps.template view<std::uint32_t>("libra::bins::keys", n);
   const auto rows = bins.rows;
   Kokkos::parallel_for(
       "libra::bins::classify", Kokkos::RangePolicy<Exec>(exec, 0, n),
@@ -41,11 +46,11 @@ RowBins<typename Exec::memory_space> bin_rows(const Exec& exec, std::int64_t num
         keys(i) = static_cast<std::uint32_t>(bin_of(static_cast<std::int64_t>(i)));
         rows(i) = static_cast<std::uint32_t>(i);
       });
-  radix_sort_pairs(exec, keys, rows, 3);
+  radix_sort_pairs(exec, keys, rows, 3, temps);
   Kokkos::View<std::uint64_t*, mem> begin =
-      temp_view<std::uint64_t, mem>("libra::bins::begin", max_bins + 1);
+      temps.template view<std::uint64_t>("libra::bins::begin", max_bins + 1);
   offsets_from_sorted(exec, keys, begin);
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), begin);
+  const auto h = host_copy(exec, begin);
   for (int b = 0; b <= max_bins; ++b) bins.begin[b] = static_cast<std::size_t>(h(b));
   return bins;
 }

@@ -5,26 +5,15 @@
 // UniqueToken: a row's distinct columns are found with one flag test per product
 // and only those are sorted; values are summed into the dense array and read back
 // along C's known pattern. Work per row: O(products + distinct log distinct).
+// These functors are launched on host spaces only (if constexpr at the call), so
+// they use std::sort freely.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 
-#include "libra/algorithms/team_sort.hpp"
 #include "libra/spgemm/impl/row_compress.hpp"
 
 namespace libra::impl {
-
-// std::sort where the code runs on the host; this path is only launched on host
-// spaces, but nvcc also compiles it for the device, where heap_sort stands in.
-template <class T>
-KOKKOS_INLINE_FUNCTION void sort_on_host(T* data, std::uint64_t n) {
-#if defined(__CUDA_ARCH__)
-  heap_sort(Kokkos::View<T*, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged>(data, n),
-            static_cast<int>(n));
-#else
-  std::sort(data, data + n);
-#endif
-}
 
 template <class Exec, class Ordinal>
 struct UniqueWithSpa {
@@ -35,11 +24,14 @@ struct UniqueWithSpa {
       seen;  // thread x columns, all 0 between rows
   Kokkos::Experimental::UniqueToken<Exec> token;
   std::uint64_t columns;
+  bool sort;  // false: leave the distinct columns in first-seen order
 
-  KOKKOS_FUNCTION void operator()(const std::int64_t r) const {
+  // Counts the rows it handled into `rows`.
+  void operator()(const std::int64_t r, std::uint64_t& rows) const {
     const std::uint64_t b = products.row_begin(r);
     const std::uint64_t n = products.row_begin(r + 1) - b;
     if (n == 0) return;
+    ++rows;
     const int id = token.acquire();
     auto flag = Kokkos::subview(seen, id, Kokkos::ALL());
     // Distinct columns are compacted to the front of the row's own segment: the
@@ -53,7 +45,9 @@ struct UniqueWithSpa {
       }
     }
     const auto distinct = Kokkos::subview(products.col, Kokkos::make_pair(b, b + u));
-    if (u * 16 > columns) {
+    if (!sort) {
+      for (std::uint64_t t = 0; t < u; ++t) flag(distinct(t)) = 0;
+    } else if (u * 16 > columns) {
       // Dense enough that reading the flags in column order beats sorting.
       std::uint64_t w = 0;
       for (std::uint64_t c = 0; c < columns && w < u; ++c) {
@@ -63,7 +57,7 @@ struct UniqueWithSpa {
         }
       }
     } else {
-      sort_on_host(distinct.data(), u);
+      std::sort(distinct.data(), distinct.data() + u);
       for (std::uint64_t t = 0; t < u; ++t) flag(distinct(t)) = 0;
     }
     token.release(id);
@@ -83,10 +77,12 @@ struct AccumulateWithSpa {
       acc;  // thread x columns, all 0 between rows
   Kokkos::Experimental::UniqueToken<Exec> token;
 
-  KOKKOS_FUNCTION void operator()(const std::int64_t r) const {
+  // Counts the rows it handled into `rows`.
+  void operator()(const std::int64_t r, std::uint64_t& rows) const {
     const std::uint64_t b = products.row_begin(r);
     const std::uint64_t n = products.row_begin(r + 1) - b;
     if (n == 0) return;
+    ++rows;
     const int id = token.acquire();
     auto sum = Kokkos::subview(acc, id, Kokkos::ALL());
     for (std::uint64_t t = 0; t < n; ++t) sum(products.col(b + t)) += product_val(b + t);

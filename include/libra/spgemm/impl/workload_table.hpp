@@ -13,6 +13,7 @@
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/error.hpp"
+#include "libra/util/host_copy.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -67,13 +68,17 @@ struct CountPairs {
     if (b_len > v.max_b_row) v.max_b_row = b_len;
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = PairCounts{}; }
+#if KOKKOS_VERSION < 40000
+  // Kokkos 3.x joins through volatile references; 4.x uses the overload below and
+  // deprecates this one. No compound assignment: C++20 deprecates it on volatile.
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& a,
                                    const volatile value_type& b) const {
-    a.items += b.items;
-    a.products += b.products;
+    a.items = a.items + b.items;
+    a.products = a.products + b.products;
     if (b.max_workload > a.max_workload) a.max_workload = b.max_workload;
     if (b.max_b_row > a.max_b_row) a.max_b_row = b.max_b_row;
   }
+#endif
   KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
     a.items += b.items;
     a.products += b.products;
@@ -88,7 +93,8 @@ struct CountPairs {
 template <class Exec, class Offset, class ColMap, class RowMap>
 WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
     const Exec& exec, std::int64_t inner, const ColMap& a_col_map,
-    const RowMap& b_row_map, std::uint64_t threads, std::uint64_t per_item_cap) {
+    const RowMap& b_row_map, std::uint64_t threads, std::uint64_t per_item_cap,
+    const Temps<typename Exec::memory_space>& temps) {
   using mem = typename Exec::memory_space;
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   WorkloadTable<Offset, mem> wlt;
@@ -100,9 +106,16 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
   wlt.total_products = totals.products;
   wlt.max_b_row = totals.max_b_row;
   if (wlt.size == 0) return wlt;
+  // The table itself outlives this call; everything after the frame is scratch.
+  const auto n = wlt.size;
+  wlt.a_begin = temps.template view<Offset>("libra::spgemm::wlt::a_begin", n);
+  wlt.a_end = temps.template view<Offset>("libra::spgemm::wlt::a_end", n);
+  wlt.k = temps.template view<std::int64_t>("libra::spgemm::wlt::k", n);
+  wlt.products = temps.template view<std::uint64_t>("libra::spgemm::wlt::products", n);
+  const TempsFrame<mem> frame(temps);
 
   // Where each pair's items start: a scan of the item counts.
-  Kokkos::View<std::uint64_t*, mem> first = temp_view<std::uint64_t, mem>(
+  Kokkos::View<std::uint64_t*, mem> first = temps.template view<std::uint64_t>(
       "libra::spgemm::wlt::first", static_cast<std::size_t>(inner) + 1);
   Kokkos::parallel_scan(
       "libra::spgemm::wlt::scan", Policy(exec, 0, inner),
@@ -115,19 +128,18 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
 
   // Unsorted items; the sort key makes heavier items come first (stable: ties in k
   // order).
-  const auto n = wlt.size;
   Kokkos::View<Offset*, mem> a_begin =
-      temp_view<Offset, mem>("libra::spgemm::wlt::a_begin", n);
+      temps.template view<Offset>("libra::spgemm::wlt::a_begin", n);
   Kokkos::View<Offset*, mem> a_end =
-      temp_view<Offset, mem>("libra::spgemm::wlt::a_end", n);
+      temps.template view<Offset>("libra::spgemm::wlt::a_end", n);
   Kokkos::View<std::int64_t*, mem> ks =
-      temp_view<std::int64_t, mem>("libra::spgemm::wlt::k", n);
+      temps.template view<std::int64_t>("libra::spgemm::wlt::k", n);
   Kokkos::View<std::uint64_t*, mem> prods =
-      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::products", n);
+      temps.template view<std::uint64_t>("libra::spgemm::wlt::products", n);
   Kokkos::View<std::uint64_t*, mem> keys =
-      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::keys", n);
+      temps.template view<std::uint64_t>("libra::spgemm::wlt::keys", n);
   Kokkos::View<std::uint64_t*, mem> order =
-      temp_view<std::uint64_t, mem>("libra::spgemm::wlt::order", n);
+      temps.template view<std::uint64_t>("libra::spgemm::wlt::order", n);
   const std::uint64_t max_workload = totals.max_workload;
   Kokkos::parallel_for(
       "libra::spgemm::wlt::fill", Policy(exec, 0, inner),
@@ -148,12 +160,7 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
           order(item) = item;
         }
       });
-  radix_sort_pairs(exec, keys, order, bit_width(max_workload));
-
-  wlt.a_begin = temp_view<Offset, mem>("libra::spgemm::wlt::a_begin", n);
-  wlt.a_end = temp_view<Offset, mem>("libra::spgemm::wlt::a_end", n);
-  wlt.k = temp_view<std::int64_t, mem>("libra::spgemm::wlt::k", n);
-  wlt.products = temp_view<std::uint64_t, mem>("libra::spgemm::wlt::products", n);
+  radix_sort_pairs(exec, keys, order, bit_width(max_workload), temps);
   const auto out = wlt;
   Kokkos::parallel_for(
       "libra::spgemm::wlt::order", Kokkos::RangePolicy<Exec>(exec, 0, n),
@@ -172,17 +179,18 @@ WorkloadTable<Offset, typename Exec::memory_space> build_workload_table(
 template <class Exec, class Offset, class Mem>
 std::vector<std::size_t> plan_chunks(const Exec& exec,
                                      const WorkloadTable<Offset, Mem>& wlt,
-                                     std::uint64_t capacity) {
+                                     std::uint64_t capacity, const Temps<Mem>& temps) {
   std::vector<std::size_t> cuts{0};
   if (wlt.size == 0) return cuts;
   if (wlt.total_products <= capacity) {
     cuts.push_back(wlt.size);
     return cuts;
   }
+  const TempsFrame<Mem> frame(temps);
   Kokkos::View<std::uint64_t*, Mem> prefix =
-      temp_view<std::uint64_t, Mem>("libra::spgemm::wlt::prefix", wlt.size + 1);
+      temps.template view<std::uint64_t>("libra::spgemm::wlt::prefix", wlt.size + 1);
   exclusive_scan(exec, "libra::spgemm::wlt::prefix", wlt.products, prefix, "products");
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), prefix);
+  const auto h = host_copy(exec, prefix);
   std::size_t begin = 0;
   while (begin < wlt.size) {
     std::size_t end = begin + 1;  // every item fits by construction
