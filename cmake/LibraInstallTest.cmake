@@ -75,7 +75,8 @@ add_test(NAME install.consumer_configure
                  -B ${_libra_it_build} ${_libra_it_options})
 add_test(NAME install.consumer_build
          COMMAND ${CMAKE_COMMAND} --build ${_libra_it_build} -j ${_libra_it_jobs})
-# The consumer's own tests: CSR <-> CSC, the README program, the shared library.
+# The consumer's own tests: CSR <-> CSC, the reference oracle, the README program,
+# the shared library.
 add_test(NAME install.consumer_run
          COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${_libra_it_build} --output-on-failure)
 # Moves the build tree away for its duration (and back), so it runs alone.
