@@ -348,9 +348,9 @@ TEST_F(IoErrors, SnapEdgeLists) {
   expect_error("0 1 1.5\n\n1 2\n", 3,
                "edge line has 2 fields, but the first edge (line 1) has 3", snap);
   // Libra's shape header.
-  expect_error("# libra: 2 x 3, 1 entries\n0 3\n", 2,
-               "target node id 3 is outside the 2 x 3 shape of the libra header on line 1",
-               snap);
+  expect_error(
+      "# libra: 2 x 3, 1 entries\n0 3\n", 2,
+      "target node id 3 is outside the 2 x 3 shape of the libra header on line 1", snap);
   expect_error("% x\n# libra: 2 x 3, 1 entries\n2 0\n", 3, "source node id 2 is outside",
                snap);
   expect_error("# libra: 2 x 3, 1 entries\n0 1\n1 1\n", 3,

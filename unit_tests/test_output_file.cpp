@@ -121,7 +121,8 @@ TEST_F(OutputFile, DanglingSymlinkCreatesItsTarget) {
             "# libra: 2 x 2, 2 entries\n0 1 0.5\n1 0 -2\n");
   // A link into a folder that does not exist fails, naming the link, creating nothing.
   fs::create_symlink("nowhere/x.txt", dir.path("broken.txt"));
-  EXPECT_THROW(libra::io::write_snap(dir.path("broken.txt"), small_matrix()), libra::Error);
+  EXPECT_THROW(libra::io::write_snap(dir.path("broken.txt"), small_matrix()),
+               libra::Error);
   EXPECT_EQ(dir.listing(), (std::vector<std::string>{"C.txt", "b", "broken.txt"}));
 }
 

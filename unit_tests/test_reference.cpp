@@ -16,8 +16,8 @@ using libra::ref::Triplet;
 
 // The CSR arrays of `m`, compared as a whole.
 void expect_csr(const Matrix& m, std::int64_t rows, std::int64_t cols,
-                const std::vector<std::int64_t>& ptr, const std::vector<std::int64_t>& col,
-                const std::vector<double>& val) {
+                const std::vector<std::int64_t>& ptr,
+                const std::vector<std::int64_t>& col, const std::vector<double>& val) {
   EXPECT_EQ(m.rows, rows);
   EXPECT_EQ(m.cols, cols);
   EXPECT_EQ(m.ptr, ptr);
@@ -28,8 +28,12 @@ void expect_csr(const Matrix& m, std::int64_t rows, std::int64_t cols,
 // A = [1 0 2]   B = [4 0]
 //     [0 3 0]       [0 5]
 //                   [6 0]
-Matrix hand_a() { return libra::ref::from_triplets(2, 3, {{1, 1, 3}, {0, 2, 2}, {0, 0, 1}}); }
-Matrix hand_b() { return libra::ref::from_triplets(3, 2, {{2, 0, 6}, {0, 0, 4}, {1, 1, 5}}); }
+Matrix hand_a() {
+  return libra::ref::from_triplets(2, 3, {{1, 1, 3}, {0, 2, 2}, {0, 0, 1}});
+}
+Matrix hand_b() {
+  return libra::ref::from_triplets(3, 2, {{2, 0, 6}, {0, 0, 4}, {1, 1, 5}});
+}
 
 TEST(Reference, FromTripletsSortsAndSumsDuplicatesInInputOrder) {
   expect_csr(hand_a(), 2, 3, {0, 2, 3}, {0, 2, 1}, {1, 2, 3});

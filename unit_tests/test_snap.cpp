@@ -114,7 +114,8 @@ TEST(Snap, WriterRoundTripKeepsValuesAndShape) {
   libra::test::TempDir dir;
   // The last rows and columns are empty: only the header keeps the shape.
   const auto square = libra::ref::random(4000, 4000, 9, 21);
-  const auto tall = libra::ref::from_triplets(7, 5, {{0, 1, 0.1}, {2, 0, -3e-300}, {3, 3, 1.0 / 3}});
+  const auto tall =
+      libra::ref::from_triplets(7, 5, {{0, 1, 0.1}, {2, 0, -3e-300}, {3, 3, 1.0 / 3}});
   const auto empty = libra::ref::from_triplets(4, 6, {});
   for (const auto& m : {square, tall, empty}) {
     const auto A = libra::test::from_ref<double, int, int, Device>(m);
@@ -133,8 +134,9 @@ TEST(Snap, WriterRoundTripKeepsValuesAndShape) {
     std::ifstream in(path);
     std::string first;
     std::getline(in, first);
-    EXPECT_EQ(first, "# libra: " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
-                         ", " + std::to_string(m.nnz()) + " entries");
+    EXPECT_EQ(first, "# libra: " + std::to_string(m.rows) + " x " +
+                         std::to_string(m.cols) + ", " + std::to_string(m.nnz()) +
+                         " entries");
   }
   // A pattern write has two columns and reads back as a pattern of the same shape.
   const auto A = libra::test::from_ref<double, int, int, Device>(tall);

@@ -12,7 +12,8 @@
 
 namespace libra::bench {
 
-// Libra -> oracle copies (libra/reference/bridge.hpp), under the names the benchmarks use.
+// Libra -> oracle copies (libra/reference/bridge.hpp), under the names the benchmarks
+// use.
 template <class RowMap, class Index, class Values>
 ref::Matrix compressed_to_host(std::int64_t rows, std::int64_t cols,
                                const RowMap& row_map, const Index& idx,

@@ -101,7 +101,8 @@ std::optional<std::size_t> parse_bytes(const std::string& text, std::string& pro
   double number = 0;
   const auto r = std::from_chars(begin, end, number, std::chars_format::fixed);
   if (r.ec != std::errc() || !std::isfinite(number)) {
-    problem = "'" + text + "' is not a number of bytes (e.g. 1000000, 64KiB, 2GB, 1.5GiB)";
+    problem =
+        "'" + text + "' is not a number of bytes (e.g. 1000000, 64KiB, 2GB, 1.5GiB)";
     return std::nullopt;
   }
   std::string unit(r.ptr, end);
@@ -118,8 +119,9 @@ std::optional<std::size_t> parse_bytes(const std::string& text, std::string& pro
     if (rest == "b") scale = decimal;
   }
   if (scale == 0) {
-    problem = "unknown unit '" + std::string(r.ptr, end) + "' in '" + text +
-              "' (B, K/KiB, M/MiB, G/GiB, T/TiB: powers of 1024; KB, MB, GB, TB: of 1000)";
+    problem =
+        "unknown unit '" + std::string(r.ptr, end) + "' in '" + text +
+        "' (B, K/KiB, M/MiB, G/GiB, T/TiB: powers of 1024; KB, MB, GB, TB: of 1000)";
     return std::nullopt;
   }
   const double bytes = std::floor(number * scale);

@@ -40,7 +40,9 @@ Command add_convert_command(CLI::App& parent) {
                   "Output format whatever OUT's name says (mtx: Matrix Market, edges: "
                   "edge list)")
       ->check(CLI::IsMember({"mtx", "edges", "mm", "snap"}))
-      ->transform([](std::string to) { return to == "mm" ? "mtx" : to == "snap" ? "edges" : to; });
+      ->transform([](std::string to) {
+        return to == "mm" ? "mtx" : to == "snap" ? "edges" : to;
+      });
   add_input_options(*app, args->input);
   app->footer(std::string(output_help) +
               "\nMatrix Market output is 'coordinate real general' (pattern when IN has "

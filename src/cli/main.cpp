@@ -27,8 +27,9 @@ namespace {
 // take effect. Should the restart fail, the run goes on with unbound threads.
 void default_thread_binding(char* argv[]) {
   bool changed = false;
-  for (const auto& [name, value] : {std::pair<const char*, const char*>{"OMP_PROC_BIND", "spread"},
-                                    std::pair<const char*, const char*>{"OMP_PLACES", "threads"}}) {
+  for (const auto& [name, value] :
+       {std::pair<const char*, const char*>{"OMP_PROC_BIND", "spread"},
+        std::pair<const char*, const char*>{"OMP_PLACES", "threads"}}) {
     if (!std::getenv(name)) {
       ::setenv(name, value, 0);
       changed = true;
@@ -132,7 +133,8 @@ int run(int argc, char* argv[]) {
   const std::string unknown = unknown_subcommand(args, commands);
   if (!unknown.empty()) {
     std::string names;
-    for (const auto& c : commands) names += (names.empty() ? "" : ", ") + c.app->get_name();
+    for (const auto& c : commands)
+      names += (names.empty() ? "" : ", ") + c.app->get_name();
     print_error("unknown subcommand '" + unknown + "'; the subcommands are " + names +
                 " (libra --help says more)");
     return exit_usage;

@@ -65,7 +65,8 @@ void Progress::watch() {
   std::unique_lock<std::mutex> lock(mutex_);
   // A zero delay shows every step, however soon it ends (LIBRA_PROGRESS_DELAY=0).
   const auto wait = delay();
-  if (wait.count() > 0 && wake_.wait_for(lock, wait, [this] { return finished_; })) return;
+  if (wait.count() > 0 && wake_.wait_for(lock, wait, [this] { return finished_; }))
+    return;
   shown_ = true;
   while (!finished_) {
     draw(Line::running);

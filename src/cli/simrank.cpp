@@ -64,20 +64,22 @@ int run(const SimrankArgs& args, Output& out, const M& W) {
     j["execution_space"] = Space::name();
     std::fprintf(report, "%s\n", j.dump(2).c_str());
   } else {
-    std::fprintf(
-        report, "SimRank of %s on %s: %lld nodes, %llu edges, c = %g, %d iterations, threshold %g\n",
-        args.file.c_str(), Space::name(), static_cast<long long>(W.num_rows),
-        static_cast<unsigned long long>(W.nnz()), options.decay, options.iterations,
-        options.threshold);
+    std::fprintf(report,
+                 "SimRank of %s on %s: %lld nodes, %llu edges, c = %g, %d iterations, "
+                 "threshold %g\n",
+                 args.file.c_str(), Space::name(), static_cast<long long>(W.num_rows),
+                 static_cast<unsigned long long>(W.nnz()), options.decay,
+                 options.iterations, options.threshold);
     for (std::size_t k = 0; k < r.iterations.size(); ++k) {
       const auto& it = r.iterations[k];
-      std::fprintf(report, "  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n",
-                  k + 1, static_cast<unsigned long long>(it.nnz),
-                  static_cast<unsigned long long>(it.pruned),
-                  static_cast<unsigned long long>(it.products), it.seconds * 1e3);
+      std::fprintf(report,
+                   "  iteration %zu: nnz(S) %llu (pruned %llu), %llu products, %.3f ms\n",
+                   k + 1, static_cast<unsigned long long>(it.nnz),
+                   static_cast<unsigned long long>(it.pruned),
+                   static_cast<unsigned long long>(it.products), it.seconds * 1e3);
     }
     std::fprintf(report, "nnz(S) %llu, %.3f ms in all\n",
-                static_cast<unsigned long long>(r.similarity.nnz()), r.seconds * 1e3);
+                 static_cast<unsigned long long>(r.similarity.nnz()), r.seconds * 1e3);
   }
   std::fflush(report);
   write_output(out, r.similarity);
@@ -109,8 +111,9 @@ Command add_simrank_command(CLI::App& parent) {
       std::string(output_help));
   return {app, [args] {
             Output out = open_output(args->out);  // before any work
-            return visit_matrix(args->file, read_options(args->input),
-                                [&](const auto& W, const auto&) { return run(*args, out, W); });
+            return visit_matrix(
+                args->file, read_options(args->input),
+                [&](const auto& W, const auto&) { return run(*args, out, W); });
           }};
 }
 

@@ -67,7 +67,8 @@ RmatSpec parse_generate(const std::string& spec) {
   const char* e_end = spec.data() + spec.size();
   const auto e = std::from_chars(e_begin, e_end, r.edge_factor);
   if (e.ec != std::errc() || e.ptr != e_end || !std::isfinite(r.edge_factor))
-    throw usage("EDGEFACTOR '" + std::string(e_begin, e_end) + "' is not a finite number");
+    throw usage("EDGEFACTOR '" + std::string(e_begin, e_end) +
+                "' is not a finite number");
   if (!(r.edge_factor > 0)) throw usage("EDGEFACTOR must be positive");
   return r;
 }
@@ -244,9 +245,10 @@ int run_generated(const SpgemmArgs& args, Output& out) {
 
 int run_spgemm(const SpgemmArgs& args) {
   if (!args.generate.empty() && !args.a_file.empty()) {
-    throw Failure(exit_usage,
-                  "--generate makes A (and B = A): give either matrix files or --generate, "
-                  "not both");
+    throw Failure(
+        exit_usage,
+        "--generate makes A (and B = A): give either matrix files or --generate, "
+        "not both");
   }
   if (args.generate.empty() && args.a_file.empty())
     throw Failure(exit_usage, "give a matrix file A or --generate");
@@ -256,7 +258,8 @@ int run_spgemm(const SpgemmArgs& args) {
   const io::ReadOptions read = read_options(args.input);
   return visit_matrix(args.a_file, read, [&](const auto& A, const auto&) {
     using M = std::decay_t<decltype(A)>;
-    if (args.b_file.empty()) return multiply(args, out, A, static_cast<const M*>(nullptr));
+    if (args.b_file.empty())
+      return multiply(args, out, A, static_cast<const M*>(nullptr));
     return visit_matrix(args.b_file, read, [&](const auto& B, const auto&) -> int {
       if constexpr (std::is_same_v<std::decay_t<decltype(B)>, M>) {
         return multiply(args, out, A, &B);

@@ -228,7 +228,8 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
     return run_cusparse(A, B);
 #else
-    throw Failure(exit_usage, "--algo cusparse needs a CUDA build of Libra");  // validated
+    throw Failure(exit_usage,
+                  "--algo cusparse needs a CUDA build of Libra");  // validated
 #endif
   }
   exec.fence();

@@ -21,7 +21,9 @@ std::string extension(const std::string& path) {
   return ext;
 }
 
-bool matrix_market_extension(const std::string& ext) { return ext == "mtx" || ext == "mm"; }
+bool matrix_market_extension(const std::string& ext) {
+  return ext == "mtx" || ext == "mm";
+}
 
 }  // namespace
 
@@ -39,7 +41,8 @@ FileFormat format_from_name(const std::string& path) {
 std::optional<FileFormat> format_to_write(const std::string& path) {
   const std::string ext = extension(path);
   if (matrix_market_extension(ext)) return FileFormat::matrix_market;
-  if (ext == "txt" || ext == "el" || ext == "tsv" || ext == "edges") return FileFormat::snap;
+  if (ext == "txt" || ext == "el" || ext == "tsv" || ext == "edges")
+    return FileFormat::snap;
   return std::nullopt;
 }
 

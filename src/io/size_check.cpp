@@ -32,10 +32,10 @@ void check_sizes(const std::string& path, std::size_t line, std::uint64_t rows,
                  std::uint64_t cols, std::uint64_t entries, bool symmetric,
                  const SizeLimits& limits) {
   const auto too_large = [&](const char* what, std::uint64_t value, std::uint64_t most) {
-    throw OverflowError(located(path, line,
-                                std::string("the ") + what + " (" + std::to_string(value) +
-                                    ") exceed what the index type holds (" +
-                                    std::to_string(most) + ")"));
+    throw OverflowError(
+        located(path, line,
+                std::string("the ") + what + " (" + std::to_string(value) +
+                    ") exceed what the index type holds (" + std::to_string(most) + ")"));
   };
   if (rows > limits.max_dimension) too_large("rows", rows, limits.max_dimension);
   if (cols > limits.max_dimension) too_large("columns", cols, limits.max_dimension);
@@ -56,8 +56,7 @@ void check_sizes(const std::string& path, std::size_t line, std::uint64_t rows,
                          " matrix with " + std::to_string(entries) +
                          " entries needs about " + bytes_text(needed) +
                          " to read and store, more than the " +
-                         bytes_text(static_cast<double>(available)) +
-                         " of memory free");
+                         bytes_text(static_cast<double>(available)) + " of memory free");
   }
 }
 

@@ -41,7 +41,8 @@ void parse_header(const std::string& path, std::size_t number, std::string_view 
   const int n = split_fields(rest, f, 6);
   std::int64_t rows = 0, cols = 0, entries = 0;
   const bool ok = n == 5 && parse_count(f[0], rows) && f[1] == "x" && f[2].size() > 1 &&
-                  f[2].back() == ',' && parse_count(f[2].substr(0, f[2].size() - 1), cols) &&
+                  f[2].back() == ',' &&
+                  parse_count(f[2].substr(0, f[2].size() - 1), cols) &&
                   parse_count(f[3], entries) && (f[4] == "entries" || f[4] == "entry");
   if (!ok) {
     throw InputError(path, number,
@@ -96,9 +97,8 @@ Preamble read_preamble(const std::string& path, std::string_view text) {
 
 // One node id: kept 0-based (base 0) or shifted down by one (base 1), and below
 // `bound` (the header's shape) when there is one.
-bool parse_node_id(std::string_view token, const char* name, int base,
-                   std::int64_t bound, const Preamble& p, std::int64_t& out,
-                   std::string& problem) {
+bool parse_node_id(std::string_view token, const char* name, int base, std::int64_t bound,
+                   const Preamble& p, std::int64_t& out, std::string& problem) {
   std::int64_t v = 0;
   const NumberStatus status = parse_int64(token, v);
   if (status != NumberStatus::ok) {
@@ -122,10 +122,9 @@ bool parse_node_id(std::string_view token, const char* name, int base,
     return false;
   }
   if (p.header_line && v - base >= bound) {
-    problem = std::string(name) + " node id " + std::to_string(v) +
-              " is outside the " + std::to_string(p.rows) + " x " +
-              std::to_string(p.cols) + " shape of the libra header on line " +
-              std::to_string(p.header_line);
+    problem = std::string(name) + " node id " + std::to_string(v) + " is outside the " +
+              std::to_string(p.rows) + " x " + std::to_string(p.cols) +
+              " shape of the libra header on line " + std::to_string(p.header_line);
     return false;
   }
   out = v - base;
@@ -160,8 +159,9 @@ Triplets parse_snap(const std::string& path, std::string_view text,
   // Without a header only the triplets' memory is known before parsing.
   if (!p.header_line) check_sizes(path, 0, 0, 0, section.entries, false, SizeLimits{});
 
-  const std::size_t stored =
-      p.header_line ? std::min<std::uint64_t>(section.entries, p.entries) : section.entries;
+  const std::size_t stored = p.header_line
+                                 ? std::min<std::uint64_t>(section.entries, p.entries)
+                                 : section.entries;
   Triplets t;
   t.row.resize(stored);
   t.col.resize(stored);
@@ -187,13 +187,14 @@ Triplets parse_snap(const std::string& path, std::string_view text,
           return false;
         }
         vals[e] = 1.0;
-        return n == 2 ||
-               parse_value(f[2], false, options.allow_nonfinite, "weight", vals[e], problem);
+        return n == 2 || parse_value(f[2], false, options.allow_nonfinite, "weight",
+                                     vals[e], problem);
       });
   if (p.header_line && section.entries < p.entries) {
     throw InputError(path, section.last_line,
-                     "the file ends after " + std::to_string(section.entries) + " of the " +
-                         std::to_string(p.entries) + " edges the libra header on line " +
+                     "the file ends after " + std::to_string(section.entries) +
+                         " of the " + std::to_string(p.entries) +
+                         " edges the libra header on line " +
                          std::to_string(p.header_line) + " declares (truncated?)");
   }
 

@@ -234,7 +234,8 @@ std::size_t line_of_entry(std::string_view text, const DataSection& section,
     std::size_t e = chunk.first_entry;
     for (; cursor.next(line); ++number) {
       const auto first = first_visible(line);
-      if (!first || section.comment_chars.find(*first) != std::string_view::npos) continue;
+      if (!first || section.comment_chars.find(*first) != std::string_view::npos)
+        continue;
       if (e == entry) return number;
       ++e;
     }

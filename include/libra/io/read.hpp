@@ -60,7 +60,8 @@ struct SizeLimits {
 
 struct ReadOptions {
   bool allow_nonfinite = false;  // NaN/Inf values are rejected unless this is set
-  int snap_index_base = 0;  // edge-list node ids are 0-based (kept as they are) or 1-based
+  int snap_index_base =
+      0;  // edge-list node ids are 0-based (kept as they are) or 1-based
   std::optional<FileFormat> format;  // unset: from the file name (see above)
   SizeLimits limits;
 };
@@ -70,7 +71,7 @@ struct FileInfo {
   FileFormat format = FileFormat::matrix_market;
   Field field = Field::real;
   Symmetry symmetry = Symmetry::general;
-  bool dense_array = false;  // Matrix Market "array" format
+  bool dense_array = false;     // Matrix Market "array" format
   bool shape_declared = false;  // edge lists: a "# libra: R x C" header gave the shape
   std::int64_t rows = 0;
   std::int64_t cols = 0;

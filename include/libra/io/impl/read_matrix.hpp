@@ -103,9 +103,10 @@ SizeLimits csr_limits(SizeLimits limits) {
   limits.max_dimension = std::min(limits.max_dimension, most(Ordinal()));
   limits.max_entries = std::min(limits.max_entries, most(Offset()));
   constexpr std::uint64_t coo = 2 * sizeof(Ordinal) + sizeof(Scalar);
-  limits.bytes_per_entry =
-      std::max<std::uint64_t>(limits.bytes_per_entry, 3 * coo + sizeof(Ordinal) + sizeof(Scalar));
-  limits.bytes_per_row = std::max<std::uint64_t>(limits.bytes_per_row, 2 * sizeof(Offset));
+  limits.bytes_per_entry = std::max<std::uint64_t>(
+      limits.bytes_per_entry, 3 * coo + sizeof(Ordinal) + sizeof(Scalar));
+  limits.bytes_per_row =
+      std::max<std::uint64_t>(limits.bytes_per_row, 2 * sizeof(Offset));
   if (limits.available_bytes == 0)
     limits.available_bytes = free_bytes_of(typename Device::execution_space());
   return limits;
@@ -149,7 +150,8 @@ Dense<Scalar, Device> read_matrix_market_dense(const std::string& path,
   static_assert(std::is_floating_point<Scalar>::value,
                 "dense matrices hold float or double");
   ReadOptions o = options;
-  o.limits.bytes_per_cell = std::max<std::uint64_t>(o.limits.bytes_per_cell, sizeof(Scalar) + 1);
+  o.limits.bytes_per_cell =
+      std::max<std::uint64_t>(o.limits.bytes_per_cell, sizeof(Scalar) + 1);
   if (o.limits.available_bytes == 0)
     o.limits.available_bytes = impl::free_bytes_of(typename Device::execution_space());
   const Triplets t = read_matrix_market_triplets(path, o);
