@@ -1,5 +1,5 @@
 // Every kind of bad input file gives libra::InputError naming the file, the
-// first bad line and the problem; a writer that fails leaves no file behind.
+// first bad line and the problem (failed writes: test_output_file.cpp).
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "libra/io/read.hpp"
-#include "libra/io/write.hpp"
+#include "libra/io/write.hpp"  // format_to_write
 #include "support/temp_dir.hpp"
 
 namespace io_errors_test {
@@ -365,83 +365,6 @@ TEST_F(IoErrors, SnapEdgeLists) {
   bad_base.snap_index_base = 2;
   EXPECT_THROW(libra::io::read_snap_triplets(dir.write("g.txt", "0 1\n"), bad_base),
                libra::ArgumentError);
-}
-
-// ---- writers ----------------------------------------------------------------------
-
-using HostDevice = Kokkos::DefaultHostExecutionSpace::device_type;
-using HostCsr = libra::Csr<double, int, int, HostDevice>;
-
-HostCsr small_matrix() {
-  HostCsr::row_map_non_const_type row_map("rm", 3);
-  HostCsr::index_type cols("c", 2);
-  HostCsr::values_type vals("v", 2);
-  row_map(1) = 1;
-  row_map(2) = 2;
-  cols(0) = 1;
-  cols(1) = 0;
-  vals(0) = 0.5;
-  vals(1) = -2;
-  return HostCsr(2, 2, row_map, cols, vals);
-}
-
-void expect_write_error(const std::function<void()>& write, const std::string& path) {
-  try {
-    write();
-  } catch (const libra::Error& e) {
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-    return;
-  }
-  ADD_FAILURE() << "writing " << path << " did not fail";
-}
-
-TEST_F(IoErrors, FailedWritesLeaveNothingBehind) {
-  const HostCsr A = small_matrix();
-  const std::string missing = dir.path("no/such/dir/a.mtx");
-  expect_write_error([&] { libra::io::write_matrix_market(missing, A); }, missing);
-  expect_write_error([&] { libra::io::write_snap(missing, A); }, missing);
-  libra::Dense<double, HostDevice> D("D", 2, 2);
-  expect_write_error([&] { libra::io::write_matrix_market(missing, D); }, missing);
-  EXPECT_TRUE(dir.listing().empty());
-
-  const std::string folder = dir.path("folder");
-  std::filesystem::create_directories(folder);
-  expect_write_error([&] { libra::io::write_matrix_market(folder, A); }, folder);
-  expect_write_error(
-      [&] { libra::io::write_matrix(folder, A, libra::io::FileFormat::snap); }, folder);
-  EXPECT_EQ(dir.listing(), std::vector<std::string>{"folder"});
-  EXPECT_TRUE(std::filesystem::is_empty(folder));
-
-  // A failure at the final rename (the target turned into a directory while
-  // the temporary was being written) removes the temporary too.
-  const std::string target = dir.path("late.mtx");
-  {
-    libra::io::OutputFile file(target);
-    file.write("%%MatrixMarket matrix coordinate real general\n0 0 0\n");
-    EXPECT_TRUE(std::filesystem::exists(file.temporary_path()));
-    std::filesystem::create_directories(target + "/occupied");
-    expect_write_error([&] { file.commit(); }, target);
-    EXPECT_FALSE(std::filesystem::exists(file.temporary_path()));
-  }
-  EXPECT_EQ(dir.listing(), (std::vector<std::string>{"folder", "late.mtx"}));
-  EXPECT_TRUE(std::filesystem::is_directory(target));
-
-  // An abandoned write (an exception before commit) removes its temporary.
-  {
-    libra::io::OutputFile file(dir.path("abandoned.mtx"));
-    file.write("partial");
-  }
-  EXPECT_EQ(dir.listing(), (std::vector<std::string>{"folder", "late.mtx"}));
-}
-
-TEST_F(IoErrors, SuccessfulWriteReplacesTheFileWhole) {
-  const std::string path = dir.write("m.mtx", std::string(100000, 'x'));
-  libra::io::write_matrix_market(path, small_matrix());
-  const auto t = libra::io::read_matrix_market_triplets(path);
-  ASSERT_EQ(t.row.size(), 2u);
-  EXPECT_EQ(t.val[0], 0.5);
-  EXPECT_EQ(t.val[1], -2.0);
-  EXPECT_EQ(dir.listing(), std::vector<std::string>{"m.mtx"});
 }
 
 }  // namespace io_errors_test

@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -208,6 +209,65 @@ TEST_F(OutputFile, OpenedBeforeWritingAndRemovedOnSignals) {
   file.write("%%MatrixMarket matrix coordinate real general\n0 0 0\n");
   EXPECT_THROW(file.commit(), libra::Error);  // its temporary is gone
   EXPECT_TRUE(dir.listing().empty());
+}
+
+void expect_write_error(const std::function<void()>& write, const std::string& path) {
+  try {
+    write();
+  } catch (const libra::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    return;
+  }
+  ADD_FAILURE() << "writing " << path << " did not fail";
+}
+
+TEST_F(OutputFile, FailedWritesLeaveNothingBehind) {
+  const HostCsr A = small_matrix();
+  const std::string missing = dir.path("no/such/dir/a.mtx");
+  expect_write_error([&] { libra::io::write_matrix_market(missing, A); }, missing);
+  expect_write_error([&] { libra::io::write_snap(missing, A); }, missing);
+  libra::Dense<double, HostDevice> D("D", 2, 2);
+  expect_write_error([&] { libra::io::write_matrix_market(missing, D); }, missing);
+  EXPECT_TRUE(dir.listing().empty());
+
+  const std::string folder = dir.path("folder");
+  std::filesystem::create_directories(folder);
+  expect_write_error([&] { libra::io::write_matrix_market(folder, A); }, folder);
+  expect_write_error(
+      [&] { libra::io::write_matrix(folder, A, libra::io::FileFormat::snap); }, folder);
+  EXPECT_EQ(dir.listing(), std::vector<std::string>{"folder"});
+  EXPECT_TRUE(std::filesystem::is_empty(folder));
+
+  // A failure at the final rename (the target turned into a directory while
+  // the temporary was being written) removes the temporary too.
+  const std::string target = dir.path("late.mtx");
+  {
+    libra::io::OutputFile file(target);
+    file.write("%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    EXPECT_TRUE(std::filesystem::exists(file.temporary_path()));
+    std::filesystem::create_directories(target + "/occupied");
+    expect_write_error([&] { file.commit(); }, target);
+    EXPECT_FALSE(std::filesystem::exists(file.temporary_path()));
+  }
+  EXPECT_EQ(dir.listing(), (std::vector<std::string>{"folder", "late.mtx"}));
+  EXPECT_TRUE(std::filesystem::is_directory(target));
+
+  // An abandoned write (an exception before commit) removes its temporary.
+  {
+    libra::io::OutputFile file(dir.path("abandoned.mtx"));
+    file.write("partial");
+  }
+  EXPECT_EQ(dir.listing(), (std::vector<std::string>{"folder", "late.mtx"}));
+}
+
+TEST_F(OutputFile, SuccessfulWriteReplacesTheFileWhole) {
+  const std::string path = dir.write("m.mtx", std::string(100000, 'x'));
+  libra::io::write_matrix_market(path, small_matrix());
+  const auto t = libra::io::read_matrix_market_triplets(path);
+  ASSERT_EQ(t.row.size(), 2u);
+  EXPECT_EQ(t.val[0], 0.5);
+  EXPECT_EQ(t.val[1], -2.0);
+  EXPECT_EQ(dir.listing(), std::vector<std::string>{"m.mtx"});
 }
 
 }  // namespace output_file_test

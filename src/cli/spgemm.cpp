@@ -145,9 +145,10 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
     std::fprintf(report, "%s\n", j.dump(2).c_str());
   } else {
     const std::string a = args.generate.empty() ? args.a_file : args.generate;
-    const std::string b = args.b_file.empty() ? a : args.b_file;
-    std::fprintf(report, "C = %s with %s on %s (A: %s, B: %s)\n", ops.product().c_str(),
-                 r.name.c_str(), r.space.c_str(), a.c_str(), b.c_str());
+    const std::string operands =
+        args.b_file.empty() ? "A: " + a : "A: " + a + ", B: " + args.b_file;
+    std::fprintf(report, "C = %s with %s on %s (%s)\n", ops.product().c_str(),
+                 r.name.c_str(), r.space.c_str(), operands.c_str());
     std::fprintf(report, "C is %s, nnz(A) %llu, nnz(B) %llu, nnz(C) %llu\n",
                  shape(r.C.num_rows, r.C.num_cols).c_str(),
                  static_cast<unsigned long long>(A.nnz()),

@@ -226,19 +226,14 @@ DataSection split_data_section(std::string_view text, std::size_t begin,
 
 std::size_t line_of_entry(std::string_view text, const DataSection& section,
                           std::size_t entry) {
+  // parse_chunk reports the first data line numbered `entry` or later as "too
+  // many": with every line accepted, that is the line of `entry`.
+  auto accept = [](std::size_t, std::string_view, std::string&) {
+    return true;
+  };
   for (const Chunk& chunk : section.chunks) {
     if (entry >= chunk.first_entry + chunk.entries) continue;
-    LineCursor cursor(text, chunk.begin, chunk.end);
-    std::string_view line;
-    std::size_t number = chunk.first_line;
-    std::size_t e = chunk.first_entry;
-    for (; cursor.next(line); ++number) {
-      const auto first = first_visible(line);
-      if (!first || section.comment_chars.find(*first) != std::string_view::npos)
-        continue;
-      if (e == entry) return number;
-      ++e;
-    }
+    return parse_chunk(text, chunk, section.comment_chars, entry, "", accept).line;
   }
   return section.last_line;
 }

@@ -469,6 +469,19 @@ class BadInput(unittest.TestCase):
         self.assertEqual(os.listdir(a_dir), [])
 
 
+class TempDirTest(unittest.TestCase):
+    """A test with a fresh temporary folder, self.dir, removed afterwards."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, *names):
+        return os.path.join(self.dir.name, *names)
+
+
 class FifoReader:
     """Reads a FIFO in a thread: open(), then read() (or close at once). If the
     tool never opens the FIFO for writing (a regression renames a file over it),
@@ -498,22 +511,14 @@ class FifoReader:
         return self.data
 
 
-class OutputTargets(unittest.TestCase):
+class OutputTargets(TempDirTest):
     """Item 1: only a regular file (or a new name) is replaced, atomically; links
     keep pointing where they did; what is not a regular file is written straight.
     Everything in a temporary folder, never a real device node."""
 
-    SRC = None
-
     def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
+        super().setUp()
         self.SRC = os.path.join(DATA, "lp_afiro.mtx")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def path(self, *names):
-        return os.path.join(self.dir.name, *names)
 
     def expect_lp_afiro(self, path):
         got = read_matrix_market(path)
@@ -652,18 +657,9 @@ class Signals(unittest.TestCase):
                 self.assertEqual(os.listdir(d), ["in.mtx"])
 
 
-class Outputs(unittest.TestCase):
+class Outputs(TempDirTest):
     """Items 7 and 8: one rule chooses the writer by name in every subcommand, and
     the output is opened before any work."""
-
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir.name, name)
 
     def test_extension_chooses_the_writer(self):
         a = os.path.join(DATA, "olm1000.mtx")
