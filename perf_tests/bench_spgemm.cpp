@@ -1,5 +1,7 @@
 // C = A * A (A * A^T for a rectangular A) per matrix and algorithm:
 //   spgemm/<matrix>/libra_outer     libra::spgemm, the outer-product algorithm
+//   spgemm/<matrix>/libra_outer_unsorted   the same with sort_columns = false
+//                                   (rows of C in any order, as Kokkos Kernels')
 //   spgemm/<matrix>/kokkos_kernels  Kokkos Kernels' SPGEMM_KK, symbolic + numeric
 //   spgemm/<matrix>/cusparse        cusparseSpGEMM (CUDA builds only)
 // Each case times what a one-shot user pays (handles, symbolic phase, buffers and
@@ -9,7 +11,11 @@
 // a time: Kokkos Kernels 3.4's SpGEMM is not trustworthy on Hopper GPUs. Run a
 // case alone with --benchmark_filter (perf_tests/report/run_report.py runs each
 // in its own process, so that a crash ends only that case). Ratios between
-// algorithms are the report's business.
+// algorithms are the report's business. Each case also reports peak_MB: the most
+// device memory (host memory on host spaces) its checked call allocated beyond
+// A and B, C included, measured the same way for Libra and Kokkos Kernels (Kokkos
+// Tools' allocation records, Libra's block cache emptied first) and reported by
+// the wrapper for cuSPARSE (its buffers and C).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -26,6 +32,7 @@
 #include "libra/spgemm/spgemm.hpp"
 #include "libra/vendor/kokkos_kernels_spgemm.hpp"
 #include "matrices.hpp"
+#include "memory_meter.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "libra/vendor/cusparse_spgemm.hpp"
@@ -39,12 +46,14 @@ namespace cusparse = vendor::cusparse;
 
 namespace {
 
-enum class Algorithm { libra_outer, kokkos_kernels, cusparse };
+enum class Algorithm { libra_outer, libra_outer_unsorted, kokkos_kernels, cusparse };
 
 const char* name_of(Algorithm a) {
   switch (a) {
     case Algorithm::libra_outer:
       return "libra_outer";
+    case Algorithm::libra_outer_unsorted:
+      return "libra_outer_unsorted";
     case Algorithm::kokkos_kernels:
       return "kokkos_kernels";
     case Algorithm::cusparse:
@@ -54,7 +63,8 @@ const char* name_of(Algorithm a) {
 }
 
 std::vector<Algorithm> algorithms() {
-  std::vector<Algorithm> all{Algorithm::libra_outer, Algorithm::kokkos_kernels};
+  std::vector<Algorithm> all{Algorithm::libra_outer, Algorithm::libra_outer_unsorted,
+                             Algorithm::kokkos_kernels};
 #if defined(KOKKOS_ENABLE_CUDA)
   if (std::is_same<Exec, Kokkos::Cuda>::value) all.push_back(Algorithm::cusparse);
 #endif
@@ -143,12 +153,16 @@ class Runner {
   virtual ref::Matrix result() const = 0;
   virtual void annotate(benchmark::State&) const {}
   virtual std::string label() const { return {}; }
+  // Device bytes the last call held at most, when the runner knows them itself
+  // (else the benchmark measures Kokkos' allocations).
+  virtual std::optional<std::size_t> own_peak_bytes() const { return std::nullopt; }
 };
 
 class LibraRunner : public Runner {
  public:
-  explicit LibraRunner(const Problem& p) : a_(widen(p.A)), b_(widen(p.B)) {
+  LibraRunner(const Problem& p, bool sorted) : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = SpgemmAlgorithm::outer;
+    options_.sort_columns = sorted;
   }
   void multiply() override {
     trace("libra spgemm");
@@ -160,11 +174,8 @@ class LibraRunner : public Runner {
   ref::Matrix result() const override { return csr_to_host(c_); }
   void annotate(benchmark::State& state) const override {
     add_value(state, "chunks", stats_.chunks);
-    add_peak_mb(state, stats_.peak_bytes);
-    add_value(state, "wlt_ms", stats_.seconds_wlt * 1e3);
-    add_value(state, "expand_ms", stats_.seconds_expand * 1e3);
-    add_value(state, "compress_ms", stats_.seconds_compress * 1e3);
-    add_value(state, "merge_ms", stats_.seconds_merge * 1e3);
+    add_value(state, "workspace_MB",
+              static_cast<double>(stats_.peak_bytes) / (1024.0 * 1024.0));
   }
 
  private:
@@ -199,6 +210,7 @@ class CusparseRunner : public Runner {
   void multiply() override {
     auto product = spgemm_.multiply(a_, b_, options_);
     c_ = std::move(product.C);
+    peak_bytes_ = product.peak_bytes;
     options_.first = product.algorithm;
     options_.fall_back = false;
   }
@@ -217,6 +229,7 @@ class CusparseRunner : public Runner {
   std::string label() const override {
     return std::string(";cusparse=") + cusparse::to_string(options_.first);
   }
+  std::optional<std::size_t> own_peak_bytes() const override { return peak_bytes_; }
   void annotate(benchmark::State& state) const override {
     add_value(state, "cusparse_alg", static_cast<int>(options_.first));
   }
@@ -230,6 +243,7 @@ class CusparseRunner : public Runner {
   cusparse::Spgemm spgemm_;
   cusparse::Options options_;
   cusparse::Csr c_;
+  std::size_t peak_bytes_ = 0;
 };
 #endif
 
@@ -237,7 +251,9 @@ std::unique_ptr<Runner> make_runner(Algorithm a, const Problem& p,
                                     const Options& options) {
   switch (a) {
     case Algorithm::libra_outer:
-      return std::make_unique<LibraRunner>(p);
+      return std::make_unique<LibraRunner>(p, true);
+    case Algorithm::libra_outer_unsorted:
+      return std::make_unique<LibraRunner>(p, false);
     case Algorithm::kokkos_kernels:
       return std::make_unique<KokkosKernelsRunner>(p);
     case Algorithm::cusparse:
@@ -268,6 +284,7 @@ struct Case {
   std::string error;
   std::string check;  // "oracle", "libra" or "C*x"
   std::int64_t nnz_c = 0;
+  std::uint64_t peak_bytes = 0;  // of the checked call, C included
 };
 std::unique_ptr<Problem> current_problem;
 Case current_case;
@@ -295,8 +312,12 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
     current_case.check = !reference ? "C*x" : p.spec.is_rmat() ? "libra" : "oracle";
     current_case.runner = make_runner(a, p, options);
     trace("runner");
+    release_cached_memory<Exec::memory_space>();  // Libra's blocks show as allocations
+    const auto meter = MemoryMeter::start<Exec::memory_space>();
     current_case.runner->multiply();
     Exec().fence();
+    const std::uint64_t measured = meter.stop();
+    current_case.peak_bytes = current_case.runner->own_peak_bytes().value_or(measured);
     trace("multiplied");
     if (const auto why = check_result(p, reference, *current_case.runner); !why.empty()) {
       current_case.error = "wrong: " + why;
@@ -356,6 +377,7 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a,
   add_value(state, "nnz_A", static_cast<double>(p.A.nnz()));
   add_value(state, "products", static_cast<double>(p.products));
   add_value(state, "nnz_C", static_cast<double>(current_case.nnz_c));
+  add_peak_mb(state, current_case.peak_bytes);
   runner.annotate(state);
   state.SetLabel("kind=" + p.spec.kind + ";check=" + current_case.check + runner.label());
   runner.release();

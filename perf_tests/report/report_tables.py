@@ -3,8 +3,12 @@ matplotlib; the charts are skipped with a warning when matplotlib is missing).""
 import sys
 from pathlib import Path
 
-SPGEMM_ORDER = ["libra_outer", "kokkos_kernels", "cusparse"]
+SPGEMM_ORDER = ["libra_outer", "libra_outer_unsorted", "kokkos_kernels", "cusparse"]
 LIBRA = "libra_outer"
+LIBRA_VARIANTS = ("libra_outer", "libra_outer_unsorted")
+# Libra's case compared with each baseline: Kokkos Kernels leaves C's rows unsorted,
+# so the fair comparison is Libra with sort_columns = false; cuSPARSE sorts.
+LIBRA_AGAINST = {"kokkos_kernels": "libra_outer_unsorted", "cusparse": "libra_outer"}
 CONVERT_ORDER = ["csr_to_csc", "transpose", "coo_to_csr", "csr_to_ell", "deep_copy"]
 
 
@@ -113,12 +117,65 @@ def failures_section(cases):
     return lines
 
 
+def geomean(xs):
+    import math
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def spgemm_ratios(table, algs):
+    """baseline -> (Libra variant, [(matrix, Libra/baseline speed, memory ratio)])."""
+    out = {}
+    for b in [a for a in algs if a not in LIBRA_VARIANTS]:
+        mine = LIBRA_AGAINST.get(b, LIBRA)
+        if mine not in algs:
+            mine = LIBRA
+        rows = []
+        for matrix, variants in table.items():
+            x, y = variants.get(mine), variants.get(b)
+            if not (x and y and x["status"] == "ok" and y["status"] == "ok"):
+                continue
+            rx, ry = x["counters"].get("GFLOP/s"), y["counters"].get("GFLOP/s")
+            mx, my = x["counters"].get("peak_MB"), y["counters"].get("peak_MB")
+            if rx and ry:
+                rows.append((matrix, rx / ry, mx / my if mx and my else None))
+        out[b] = (mine, rows)
+    return out
+
+
+def spgemm_headline(table, algs):
+    """The summary on top: per baseline, the geometric mean speed ratio, wins,
+    extremes and the memory ratio, from the same run as the tables below."""
+    lines = ["## Headline", ""]
+    for b, (mine, rows) in spgemm_ratios(table, algs).items():
+        failed = [m for m, v in table.items()
+                  if v.get(b) and v[b]["status"] != "ok"]
+        if not rows:
+            lines.append(f"- **{mine} vs {b}**: no matrix where both produced a checked "
+                         f"result ({b} failed on {len(failed)})")
+            continue
+        speed = geomean([r for _, r, _ in rows])
+        wins = sum(1 for _, r, _ in rows if r >= 1)
+        lo = min(rows, key=lambda t: t[1])
+        hi = max(rows, key=lambda t: t[1])
+        mem = [m for _, _, m in rows if m]
+        mem_text = (f"; peak memory {num(geomean(mem), 2)}x {b}'s (geometric mean)"
+                    if mem else "")
+        fail_text = (f"; {b} gave no checked result on {len(failed)} more "
+                     f"({', '.join(f'`{m}`' for m in failed[:6])}"
+                     f"{', ...' if len(failed) > 6 else ''})" if failed else "")
+        lines.append(f"- **{mine} vs {b}**: {num(speed, 2)}x the speed (geometric mean over "
+                     f"{len(rows)} matrices; faster on {wins}), from {num(lo[1], 2)}x "
+                     f"(`{lo[0]}`) to {num(hi[1], 2)}x (`{hi[0]}`){mem_text}{fail_text}")
+    return lines + [""]
+
+
 def spgemm_markdown(results):
     cases = results["cases"]
     table = by_matrix(cases, "spgemm")
     algs = [a for a in SPGEMM_ORDER if any(a in v for v in table.values())]
-    baselines = [a for a in algs if a != LIBRA]
+    ratios = spgemm_ratios(table, algs)
     lines = header(results, "spgemm")
+    lines += spgemm_headline(table, algs)
     lines += ["C = A·A (A·Aᵀ for a rectangular A) in double precision with 32-bit indices. "
               "Times include what a one-shot caller pays: handles, the symbolic phase, "
               "work buffers and C's allocation. GFLOP/s = 2·products / time. Every result "
@@ -126,33 +183,50 @@ def spgemm_markdown(results):
               "for R-MAT against Libra's result, and Libra's own by C·x = A·(B·x)); "
               "\"wrong\" marks a result that failed the check, \"crash\" a process that "
               "died, \"oom\" a failed allocation, \"overflow\" an nnz(C) beyond 32-bit "
-              "offsets. Libra/X = Libra's GFLOP/s over X's "
-              "(above 1: Libra is faster).", ""]
+              "offsets. `libra_outer_unsorted` is Libra with sort_columns = false (rows of "
+              "C in any order, as Kokkos Kernels leaves them): it is the Libra case "
+              "compared with Kokkos Kernels; `libra_outer` (sorted rows) is compared with "
+              "cuSPARSE. Libra/X = that Libra case's GFLOP/s over X's (above 1: Libra is "
+              "faster).", ""]
     head = ["matrix", "kind", "nnz(A)", "products", "nnz(C)"]
     for a in algs:
         head += [f"{a} ms", f"{a} GFLOP/s"]
-    head += [f"Libra/{b}" for b in baselines] if LIBRA in algs else []
+    head += [f"Libra/{b}" for b in ratios]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for matrix, variants in table.items():
         info = matrix_info(variants)
         row = [f"`{matrix}`", info.get("kind") or "?", count(info.get("nnz_A")),
                count(info.get("products")), count(info.get("nnz_C"))]
-        rate = {}
         for a in algs:
             c = variants.get(a)
             if c is None:
                 row += ["", ""]
             elif c["status"] == "ok":
-                rate[a] = c["counters"].get("GFLOP/s")
                 alg = c.get("label", {}).get("cusparse")
                 note = f" ({alg})" if alg and alg != "ALG1" else ""
-                row += [num(c["median_ms"]), num(rate[a]) + note]
+                row += [num(c["median_ms"]), num(c["counters"].get("GFLOP/s")) + note]
             else:
                 row += [short_status(c), short_status(c)]
-        if LIBRA in algs:
-            for b in baselines:
-                ok = rate.get(LIBRA) and rate.get(b)
-                row.append(num(rate[LIBRA] / rate[b], 2) if ok else "")
+        for b, (_, rows) in ratios.items():
+            r = next((r for m, r, _ in rows if m == matrix), None)
+            row.append(num(r, 2) if r else "")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Peak memory of the checked call, MB: what it allocated beyond A and B, C "
+              "included (device memory on a GPU, host memory on host spaces). Libra and "
+              "Kokkos Kernels: measured from Kokkos' allocation records, Libra's block "
+              "cache emptied first; cuSPARSE: its buffers and C, as the wrapper allocated "
+              "them.", ""]
+    head = ["matrix"] + algs + [f"Libra/{b} memory" for b in ratios]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for matrix, variants in table.items():
+        row = [f"`{matrix}`"]
+        for a in algs:
+            c = variants.get(a)
+            peak = c["counters"].get("peak_MB") if c and c["status"] == "ok" else None
+            row.append(num(peak) if peak is not None else (short_status(c) if c else ""))
+        for b, (_, rows) in ratios.items():
+            m = next((m for mm, _, m in rows if mm == matrix), None)
+            row.append(num(m, 2) if m else "")
         lines.append("| " + " | ".join(row) + " |")
     lines += failures_section([c for c in cases if c["benchmark"] == "spgemm"])
     return "\n".join(lines) + "\n"

@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <sys/resource.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -137,6 +139,12 @@ std::optional<std::size_t> parse_bytes(const std::string& text, std::string& pro
 }
 
 // ---- names -------------------------------------------------------------------------
+
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux: KiB
+}
 
 const char* format_name(io::FileFormat format) {
   return format == io::FileFormat::matrix_market ? "matrix_market" : "snap";

@@ -153,6 +153,10 @@ extern const char* const output_help;
 std::optional<std::size_t> parse_bytes(const std::string& text, std::string& problem);
 
 // Names used in both the text and the JSON output.
+// The most resident memory this process has used so far (getrusage), in bytes:
+// host memory, which on a GPU build does not include what lives on the device.
+std::uint64_t peak_resident_bytes();
+
 const char* format_name(io::FileFormat format);
 const char* field_name(io::Field field);
 const char* symmetry_name(io::Symmetry symmetry);

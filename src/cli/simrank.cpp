@@ -54,6 +54,7 @@ int run(const SimrankArgs& args, Output& out, const M& W) {
     j["nnz_s"] = r.similarity.nnz();
     j["products"] = products;
     j["seconds"] = r.seconds;
+    j["peak_resident_bytes"] = peak_resident_bytes();
     auto& per = j["per_iteration"] = nlohmann::ordered_json::array();
     for (const auto& it : r.iterations) {
       per.push_back({{"nnz", it.nnz},

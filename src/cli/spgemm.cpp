@@ -30,6 +30,7 @@ struct SpgemmArgs {
   bool transpose_b = false;
   bool check = false;
   bool json = false;
+  bool phase_times = false;
   InputOptions input;
 };
 
@@ -132,11 +133,16 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
     j["seconds_min"] = seconds.front();
     j["gflops"] = gflops;
     j["memory_budget"] = r.stats.budget_bytes;
+    // Libra's temporaries (measured by the library; 0 for the baselines), and the
+    // process's peak resident memory (reading, the product and C included).
     j["peak_bytes"] = r.stats.peak_bytes;
-    j["phases"] = {{"wlt", r.stats.seconds_wlt},
-                   {"expand", r.stats.seconds_expand},
-                   {"compress", r.stats.seconds_compress},
-                   {"merge", r.stats.seconds_merge}};
+    j["peak_resident_bytes"] = peak_resident_bytes();
+    if (args.phase_times) {
+      j["phases"] = {{"wlt", r.stats.seconds_wlt},
+                     {"expand", r.stats.seconds_expand},
+                     {"compress", r.stats.seconds_compress},
+                     {"merge", r.stats.seconds_merge}};
+    }
     j["execution_space"] = r.space;
     if (args.check) {
       j["check"] = check;
@@ -194,6 +200,7 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
       args.algo == "outer" ? SpgemmAlgorithm::outer : SpgemmAlgorithm::automatic;
   std::string problem;
   options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
+  options.phase_timings = args.phase_times;
   Progress progress("spgemm (" + args.algo + ")");
   options.progress = [&progress](int done, int total) {
     progress.update(done, total);
@@ -315,6 +322,8 @@ Command add_spgemm_command(CLI::App& parent) {
       "Compare C with the sequential host oracle (pattern exactly, values to 1e-12 "
       "of each row's largest product); exit 1 when they differ");
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
+  app->add_flag("--phase-times", args->phase_times,
+                "Time Libra's phases (the device is fenced after each; JSON 'phases')");
   add_input_options(*app, args->input);
   app->footer(spgemm_algorithm_help() +
               "seconds covers the multiplication only (symbolic + numeric), not reading "

@@ -1,5 +1,6 @@
 #include "libra/vendor/cusparse_spgemm.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <utility>
 
@@ -156,7 +157,7 @@ Product Spgemm::multiply(const CsrView& A, const CsrView& B, const Options& opti
   for (;;) {
     try {
       Product p;
-      p.C = run(algorithm, A, B, options.alg3_chunk_fraction);
+      p.C = run(algorithm, A, B, options.alg3_chunk_fraction, p.peak_bytes);
       p.algorithm = algorithm;
       return p;
     } catch (const Error& e) {
@@ -167,7 +168,7 @@ Product Spgemm::multiply(const CsrView& A, const CsrView& B, const Options& opti
 }
 
 Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
-                float chunk_fraction) {
+                float chunk_fraction, std::size_t& peak_bytes) {
   const cusparseSpGEMMAlg_t alg = to_cusparse(algorithm);
   const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   const double alpha = 1.0;
@@ -188,6 +189,8 @@ Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
                                       CUDA_R_64F, alg, spgemm.d, &size1, nullptr),
         "cusparseSpGEMM_workEstimation(size)");
   Buffer buffer1(size1, "cudaMalloc(work estimation buffer)");
+  const std::size_t c_offsets = static_cast<std::size_t>(A.rows + 1) * sizeof(int);
+  peak_bytes = c_offsets + size1;
   check(cusparseSpGEMM_workEstimation(handle_, op, op, &alpha, a.d, b.d, &beta, c.d,
                                       CUDA_R_64F, alg, spgemm.d, &size1, buffer1.get()),
         "cusparseSpGEMM_workEstimation");
@@ -206,6 +209,7 @@ Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
                                         nullptr, nullptr),
           "cusparseSpGEMM_estimateMemory(size)");
     Buffer buffer3(size3, "cudaMalloc(memory estimation buffer)");
+    peak_bytes = std::max(peak_bytes, c_offsets + size1 + size3);
     check(cusparseSpGEMM_estimateMemory(handle_, op, op, &alpha, a.d, b.d, &beta, c.d,
                                         CUDA_R_64F, alg, spgemm.d, chunk_fraction, &size3,
                                         buffer3.get(), &size2),
@@ -225,6 +229,9 @@ Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
   }
   Buffer c_col(static_cast<std::size_t>(nnz) * sizeof(int), "cudaMalloc(C columns)");
   Buffer c_val(static_cast<std::size_t>(nnz) * sizeof(double), "cudaMalloc(C values)");
+  peak_bytes = std::max(
+      peak_bytes, c_offsets + size1 + size2 +
+                      static_cast<std::size_t>(nnz) * (sizeof(int) + sizeof(double)));
   check(cusparseCsrSetPointers(c.d, c_row_ptr.get(), c_col.get(), c_val.get()),
         "cusparseCsrSetPointers(C)");
   check(cusparseSpGEMM_copy(handle_, op, op, &alpha, a.d, b.d, &beta, c.d, CUDA_R_64F,

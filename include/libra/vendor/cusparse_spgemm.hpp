@@ -71,6 +71,9 @@ struct Options {
 struct Product {
   Csr C;                                  // sorted rows
   Algorithm algorithm = Algorithm::alg1;  // the algorithm that produced C
+  // The most device memory the call held at once: its buffers and C (what
+  // cuSPARSE asks the caller to allocate; it allocates nothing itself).
+  std::size_t peak_bytes = 0;
 };
 
 // A cuSPARSE handle bound to one stream.
@@ -88,7 +91,8 @@ class Spgemm {
   Product multiply(const CsrView& A, const CsrView& B, const Options& options = {});
 
  private:
-  Csr run(Algorithm algorithm, const CsrView& A, const CsrView& B, float chunk_fraction);
+  Csr run(Algorithm algorithm, const CsrView& A, const CsrView& B, float chunk_fraction,
+          std::size_t& peak_bytes);
 
   cusparseHandle_t handle_ = nullptr;
   cudaStream_t stream_ = nullptr;
