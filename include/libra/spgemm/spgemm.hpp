@@ -156,31 +156,26 @@ KokkosSparse::CrsMatrix<S, O, D, void, Off> spgemm(
 
 // The handle API for KokkosSparse::CrsMatrix: the handle's Device is the
 // CrsMatrix's device_type; C shares its views with what spgemm_symbolic made.
+template <class S, class O, class D, class Off>
+using KokkosCrs = KokkosSparse::CrsMatrix<S, O, D, void, Off>;
+template <class S, class O, class D, class Off>
+using KokkosCrsHandle =
+    SpgemmHandle<S, O, Off, typename KokkosCrs<S, O, D, Off>::device_type>;
+
 template <class Exec, class S, class O, class D, class Off>
-void spgemm_symbolic(
-    const Exec& exec,
-    SpgemmHandle<S, O, Off,
-                 typename KokkosSparse::CrsMatrix<S, O, D, void, Off>::device_type>&
-        handle,
-    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
-    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B,
-    KokkosSparse::CrsMatrix<S, O, D, void, Off>& C) {
+void spgemm_symbolic(const Exec& exec, KokkosCrsHandle<S, O, D, Off>& handle,
+                     const KokkosCrs<S, O, D, Off>& A, const KokkosCrs<S, O, D, Off>& B,
+                     KokkosCrs<S, O, D, Off>& C) {
   decltype(from_kokkos(A)) c;
   spgemm_symbolic(exec, handle, from_kokkos(A), from_kokkos(B), c);
-  C = KokkosSparse::CrsMatrix<S, O, D, void, Off>("libra::spgemm::C", c.num_rows,
-                                                  c.num_cols, c.nnz(), c.values,
-                                                  c.row_map, c.col_idx);
+  C = KokkosCrs<S, O, D, Off>("libra::spgemm::C", c.num_rows, c.num_cols, c.nnz(),
+                              c.values, c.row_map, c.col_idx);
 }
 
 template <class Exec, class S, class O, class D, class Off>
-void spgemm_numeric(
-    const Exec& exec,
-    SpgemmHandle<S, O, Off,
-                 typename KokkosSparse::CrsMatrix<S, O, D, void, Off>::device_type>&
-        handle,
-    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& A,
-    const KokkosSparse::CrsMatrix<S, O, D, void, Off>& B,
-    KokkosSparse::CrsMatrix<S, O, D, void, Off>& C) {
+void spgemm_numeric(const Exec& exec, KokkosCrsHandle<S, O, D, Off>& handle,
+                    const KokkosCrs<S, O, D, Off>& A, const KokkosCrs<S, O, D, Off>& B,
+                    KokkosCrs<S, O, D, Off>& C) {
   if (!handle.has_pattern()) {
     throw ArgumentError("spgemm_numeric: call spgemm_symbolic with this handle first");
   }
