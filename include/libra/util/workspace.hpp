@@ -19,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -44,9 +45,11 @@ class BlockCache {
   }
 
   // A block of at least `bytes`: a cached one of at most 5/4 the size, or new.
-  // Before a new block is made, cached blocks adding up to its size are freed
-  // (largest first): idle cached memory is a reserve, and spending it keeps the
-  // process's footprint from growing by what the cache holds.
+  // Before a new block is made, cached blocks that sat idle through the last two
+  // releases are freed (oldest first) up to its size: they are stale, and spending
+  // them keeps the footprint from growing by what the cache holds. Blocks of the
+  // last two releases stay, so that a caller alternating two products (SimRank's
+  // two per iteration) reuses both sets instead of freeing one for the other.
   Block take(std::size_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -57,18 +60,12 @@ class BlockCache {
       }
       const auto it = free_.lower_bound(bytes);
       if (it != free_.end() && it->first <= bytes + bytes / 4) {
-        Block b = it->second;
+        Block b = it->second.block;
         cached_ -= it->first;
         free_.erase(it);
         return b;
       }
-      std::size_t freed = 0;
-      while (freed < bytes && !free_.empty()) {
-        auto largest = std::prev(free_.end());
-        freed += largest->first;
-        cached_ -= largest->first;
-        free_.erase(largest);
-      }
+      evict_stale(bytes);
     }
     return Block(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("libra::workspace")),
@@ -81,13 +78,19 @@ class BlockCache {
     const std::size_t size = b.extent(0);
     if (size > max_block_bytes) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    free_.emplace(size, b);
+    free_.emplace(size, Entry{b, generation_});
     cached_ += size;
     while (cached_ > max_cached_bytes && !free_.empty()) {
       auto largest = std::prev(free_.end());
       cached_ -= largest->first;
       free_.erase(largest);
     }
+  }
+
+  // Ends a release: blocks given back from now on belong to the next generation.
+  void end_release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++generation_;
   }
 
   // Frees every cached block (libra::release_cached_memory, Kokkos::finalize).
@@ -103,12 +106,44 @@ class BlockCache {
     return cached_;
   }
 
-  static constexpr std::size_t max_block_bytes = std::size_t(1) << 30;
-  static constexpr std::size_t max_cached_bytes = std::size_t(2) << 30;
+  // Idle memory the cache may keep. Device memory: up to 2 GiB, since cudaMalloc
+  // and cudaFree (which synchronises) dominate small products. Host memory: up to
+  // 512 MiB; a fresh host block costs page faults, but the host's memory is the
+  // user's working memory too.
+  static constexpr bool host_memory =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+  static constexpr std::size_t max_cached_bytes =
+      host_memory ? std::size_t(512) << 20 : std::size_t(2) << 30;
+  static constexpr std::size_t max_block_bytes =
+      host_memory ? max_cached_bytes : std::size_t(1) << 30;
 
  private:
+  struct Entry {
+    Block block;
+    std::uint64_t generation;  // of the release that gave it back
+  };
+
+  // Frees blocks older than the last two releases, oldest first, until `bytes`
+  // are freed or none is left. Called with the mutex held.
+  void evict_stale(std::size_t bytes) {
+    std::size_t freed = 0;
+    while (freed < bytes) {
+      auto oldest = free_.end();
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if (it->second.generation + 2 <= generation_ &&
+            (oldest == free_.end() || it->second.generation < oldest->second.generation))
+          oldest = it;
+      }
+      if (oldest == free_.end()) return;
+      freed += oldest->first;
+      cached_ -= oldest->first;
+      free_.erase(oldest);
+    }
+  }
+
   std::mutex mutex_;
-  std::multimap<std::size_t, Block> free_;
+  std::multimap<std::size_t, Entry> free_;
+  std::uint64_t generation_ = 0;
   std::size_t cached_ = 0;
   bool hook_registered_ = false;
 };
@@ -184,8 +219,10 @@ class Workspace {
   void release() {
     if (held_.empty() && spare_.empty()) return;
     Kokkos::fence();
-    for (const auto& b : held_) BlockCache<MemSpace>::instance().give(b);
-    for (const auto& b : spare_) BlockCache<MemSpace>::instance().give(b);
+    auto& cache = BlockCache<MemSpace>::instance();
+    for (const auto& b : held_) cache.give(b);
+    for (const auto& b : spare_) cache.give(b);
+    cache.end_release();
     held_.clear();
     spare_.clear();
     owned_ = 0;
@@ -268,8 +305,8 @@ class TempsFrame {
 
 namespace libra {
 
-// Frees the device memory Libra keeps cached for temporaries (at most 2 GiB per
-// memory space; freed anyway by Kokkos::finalize).
+// Frees the memory Libra keeps cached for temporaries in MemSpace (at most 2 GiB
+// of device or 512 MiB of host memory; freed anyway by Kokkos::finalize).
 template <class MemSpace = Kokkos::DefaultExecutionSpace::memory_space>
 void release_cached_memory() {
   impl::BlockCache<MemSpace>::instance().clear();

@@ -1,0 +1,90 @@
+// The workspace and its block cache: frames reuse blocks, the cache keeps what
+// the last two releases gave back and frees older blocks when it must allocate.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "libra/util/workspace.hpp"
+#include "support/test_space.hpp"
+
+namespace workspace_test {
+
+using libra::test::Exec;
+using mem = Exec::memory_space;
+using Cache = libra::impl::BlockCache<mem>;
+using Workspace = libra::impl::Workspace<mem>;
+
+constexpr std::size_t MiB = std::size_t(1) << 20;
+
+// The address of a block of `bytes` taken by a workspace that is then released.
+const void* use_and_release(std::size_t bytes) {
+  Workspace w;
+  const void* p = w.view<char>(bytes).data();
+  w.release();
+  return p;
+}
+
+TEST(Workspace, FramesMakeBlocksReusable) {
+  libra::release_cached_memory<mem>();
+  Workspace w;
+  const void* first = nullptr;
+  for (int k = 0; k < 10; ++k) {
+    const libra::impl::TempsFrame<mem> frame(w);
+    const auto v = w.view<double>(1000);
+    if (k == 0) first = v.data();
+    EXPECT_EQ(v.data(), first);  // the same block every time
+  }
+  EXPECT_EQ(w.owned_bytes(), w.peak_bytes());
+  // A larger request than any spare frees the too-small spares first.
+  const std::size_t before = w.owned_bytes();
+  {
+    const libra::impl::TempsFrame<mem> frame(w);
+    (void)w.view<double>(100000);
+  }
+  EXPECT_GT(w.owned_bytes(), before);
+  EXPECT_LT(w.owned_bytes(), before + 100000 * sizeof(double) + before);
+  EXPECT_EQ(w.owned_bytes(), libra::impl::workspace_block_bytes(100000 * sizeof(double)));
+}
+
+TEST(Workspace, AlternatingCallsReuseBothSets) {
+  libra::release_cached_memory<mem>();
+  const void* x = use_and_release(3 * MiB);
+  const void* y = use_and_release(5 * MiB);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(use_and_release(3 * MiB), x);
+    EXPECT_EQ(use_and_release(5 * MiB), y);
+  }
+  EXPECT_EQ(Cache::instance().cached_bytes(),
+            libra::impl::workspace_block_bytes(3 * MiB) +
+                libra::impl::workspace_block_bytes(5 * MiB));
+}
+
+TEST(Workspace, StaleBlocksAreFreedBeforeAllocating) {
+  libra::release_cached_memory<mem>();
+  (void)use_and_release(4 * MiB);  // generation g
+  (void)use_and_release(1 * MiB);  // g + 1
+  (void)use_and_release(1 * MiB);  // g + 2 reuses g + 1's block
+  (void)use_and_release(2 * MiB);  // a miss: g's 4 MiB block has sat through two
+                                   // releases and is freed first
+  EXPECT_EQ(Cache::instance().cached_bytes(),
+            libra::impl::workspace_block_bytes(1 * MiB) +
+                libra::impl::workspace_block_bytes(2 * MiB));
+  // A block within 5/4 of the request is reused; a larger one is not.
+  libra::release_cached_memory<mem>();
+  const void* big = use_and_release(4 * MiB);
+  EXPECT_NE(use_and_release(3 * MiB), big);
+  EXPECT_EQ(use_and_release(4 * MiB - 1000), big);
+}
+
+TEST(Workspace, HostCacheIsSmallerThanDeviceCache) {
+  if (Cache::host_memory) {
+    EXPECT_EQ(Cache::max_cached_bytes, 512 * MiB);
+  } else {
+    EXPECT_EQ(Cache::max_cached_bytes, 2048 * MiB);
+  }
+  libra::release_cached_memory<mem>();
+  (void)use_and_release(Cache::max_block_bytes + 1);  // too large to keep
+  EXPECT_EQ(Cache::instance().cached_bytes(), 0u);
+}
+
+}  // namespace workspace_test
