@@ -297,6 +297,24 @@ TEST(SpgemmWorkspace, GpuStyleNumericCallsStayFlat) {
   repeated_numeric_keeps_memory_flat(o, 1);
 }
 
+TEST(SpgemmWorkspace, RepeatedOneShotCallsAllocateNothing) {
+  // The small-product fixed cost: after the first call, one-shot spgemm calls of
+  // the same shape take every temporary from the block cache (no cudaMalloc or
+  // cudaFree on a GPU). Only C itself is allocated.
+  for (const bool gpu_path : {false, true}) {
+    const auto g = libra::ref::random(300, 300, 6, 63);
+    const Csr A = device(g);
+    libra::SpgemmOptions o = gpu_path ? gpu_style() : libra::SpgemmOptions{};
+    o.tuning.scratch_bytes = gpu_path ? 1024 : 0;  // long-row paths too
+    libra::release_cached_memory<mem>();
+    (void)libra::spgemm(Exec(), A, A, o);
+    (void)libra::spgemm(Exec(), A, A, o);
+    AllocationMeter meter;
+    for (int k = 0; k < 5; ++k) (void)libra::spgemm(Exec(), A, A, o);
+    EXPECT_EQ(AllocationMeter::workspace_allocated, 0) << "GPU-style path: " << gpu_path;
+  }
+}
+
 TEST(SpgemmWorkspace, NoDenseAccumulatorWithoutLongRows) {
   // Many columns, short rows: the per-team dense arrays (slots x columns x 8
   // bytes) would dwarf everything else, and no row needs them.

@@ -35,15 +35,26 @@ TEST(Workspace, FramesMakeBlocksReusable) {
     EXPECT_EQ(v.data(), first);  // the same block every time
   }
   EXPECT_EQ(w.owned_bytes(), w.peak_bytes());
-  // A larger request than any spare frees the too-small spares first.
+  // A larger request than any spare keeps the spares for later (no limit) ...
   const std::size_t before = w.owned_bytes();
+  const std::size_t big = libra::impl::workspace_block_bytes(100000 * sizeof(double));
   {
     const libra::impl::TempsFrame<mem> frame(w);
     (void)w.view<double>(100000);
   }
-  EXPECT_GT(w.owned_bytes(), before);
-  EXPECT_LT(w.owned_bytes(), before + 100000 * sizeof(double) + before);
-  EXPECT_EQ(w.owned_bytes(), libra::impl::workspace_block_bytes(100000 * sizeof(double)));
+  EXPECT_EQ(w.owned_bytes(), before + big);
+  // ... and under a limit frees the spares that would pass it.
+  Workspace v;
+  v.set_limit(big + 1000);
+  {
+    const libra::impl::TempsFrame<mem> frame(v);
+    (void)v.view<double>(1000);
+  }
+  {
+    const libra::impl::TempsFrame<mem> frame(v);
+    (void)v.view<double>(100000);
+  }
+  EXPECT_EQ(v.owned_bytes(), big);
 }
 
 TEST(Workspace, AlternatingCallsReuseBothSets) {

@@ -186,17 +186,20 @@ class Workspace {
       held_.push_back(*best);
       spare_.erase(best);
     } else {
-      // No spare fits: free spares too small for this request (largest first)
-      // worth its size, so that chunks of growing sizes do not pile up blocks.
-      // Freeing device memory waits for the device, and no kernel of this call
-      // still reads a spare by then.
-      std::sort(spare_.begin(), spare_.end(),
-                [](const Block& x, const Block& y) { return x.extent(0) < y.extent(0); });
-      std::size_t freed = 0;
-      while (freed < bytes && !spare_.empty()) {
-        freed += spare_.back().extent(0);
-        owned_ -= spare_.back().extent(0);
-        spare_.pop_back();
+      // No spare fits. Under a limit (the caller's memory budget), spares are
+      // freed (largest first) until the new block fits beside what is held:
+      // chunks of varying sizes then do not pile up blocks beyond the budget.
+      // Without one they stay for later requests and calls, which costs no
+      // allocation then. Freeing device memory waits for the device, and no
+      // kernel of this call still reads a spare by then.
+      if (limit_ > 0 && owned_ + bytes > limit_) {
+        std::sort(spare_.begin(), spare_.end(), [](const Block& x, const Block& y) {
+          return x.extent(0) < y.extent(0);
+        });
+        while (owned_ + bytes > limit_ && !spare_.empty()) {
+          owned_ -= spare_.back().extent(0);
+          spare_.pop_back();
+        }
       }
       held_.push_back(BlockCache<MemSpace>::instance().take(bytes));
       owned_ += held_.back().extent(0);
@@ -206,6 +209,10 @@ class Workspace {
   }
 
   Mark mark() const { return Mark{held_.size()}; }
+
+  // Bytes the workspace should stay within when it can (0: no limit): spares are
+  // freed rather than kept when a new block would pass it.
+  void set_limit(std::size_t bytes) noexcept { limit_ = bytes; }
 
   // Blocks taken since `m` become spares for later requests of this workspace.
   void rewind(const Mark& m) {
@@ -240,12 +247,14 @@ class Workspace {
     std::swap(spare_, o.spare_);
     std::swap(owned_, o.owned_);
     std::swap(peak_, o.peak_);
+    std::swap(limit_, o.limit_);
   }
 
   std::vector<Block> held_;
   std::vector<Block> spare_;
   std::size_t owned_ = 0;
   std::size_t peak_ = 0;
+  std::size_t limit_ = 0;
 };
 
 // Where a function takes its temporaries from: a workspace, or (default) plain

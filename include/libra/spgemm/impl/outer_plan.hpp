@@ -115,6 +115,7 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const std::size_t budget =
       options.memory_budget ? options.memory_budget : default_memory_budget(exec);
   st.budget_bytes = budget;
+  if (temps.workspace()) temps.workspace()->set_limit(budget);
   const std::uint64_t fixed = outer_fixed_bytes<S, O, Off>(
       static_cast<std::uint64_t>(A.num_rows), static_cast<std::uint64_t>(A.num_cols),
       static_cast<std::uint64_t>(A.nnz()));
