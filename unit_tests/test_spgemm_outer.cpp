@@ -40,6 +40,12 @@ using TypeList = ::testing::Types<Types<double, int, int>, Types<float, int, std
                                   Types<double, std::int64_t, std::int64_t>>;
 TYPED_TEST_SUITE(SpgemmOuter, TypeList);
 
+libra::SpgemmOptions outer_options() {
+  libra::SpgemmOptions o;
+  o.algorithm = libra::SpgemmAlgorithm::outer;
+  return o;
+}
+
 template <class S>
 libra::ref::Matrix rounded(libra::ref::Matrix m) {
   for (auto& v : m.val) v = static_cast<double>(static_cast<S>(v));
@@ -79,7 +85,10 @@ void check_product(const libra::ref::Matrix& a0, const libra::ref::Matrix& b0,
   const auto expected = libra::ref::spgemm(a, b, &largest, &terms);
   const auto scale = T::scale(largest, terms);
   libra::SpgemmStats stats;
-  const auto C = libra::spgemm(Exec(), A, B, options, &stats);
+  libra::SpgemmOptions outer = options;
+  outer.algorithm = libra::SpgemmAlgorithm::outer;
+  const auto C = libra::spgemm(Exec(), A, B, outer, &stats);
+  EXPECT_EQ(stats.algorithm, libra::SpgemmAlgorithm::outer);
   EXPECT_TRUE(
       libra::test::same_matrix(expected, libra::test::to_ref(C), T::tol(), &scale))
       << a.rows << "x" << a.cols << " * " << b.rows << "x" << b.cols;
@@ -132,6 +141,7 @@ TYPED_TEST(SpgemmOuter, GpuPathsOnEverySpace) {
   // On host spaces the dense accumulator is the default; this runs the scratch
   // sort, bitmap and in-place paths the GPU takes, on every space.
   libra::SpgemmOptions options;
+  options.algorithm = libra::SpgemmAlgorithm::outer;
   options.dense_accumulator = false;
   const auto g = skewed(3000, 17);
   check_product<TypeParam>(g, g, options);
@@ -144,6 +154,7 @@ TYPED_TEST(SpgemmOuter, GpuPathsOnEverySpace) {
 TYPED_TEST(SpgemmOuter, TinyBudgetForcesManyChunks) {
   const auto g = skewed(3000, 12);
   libra::SpgemmOptions options;
+  options.algorithm = libra::SpgemmAlgorithm::outer;
   // Room for the bookkeeping (about 2.3-2.9 MB here, the sorts' passing arrays
   // included) and some 50,000-100,000 products per chunk; the hub pairs exceed
   // that and are split.
@@ -158,6 +169,7 @@ TYPED_TEST(SpgemmOuter, BudgetBelowTheBookkeepingIsAClearError) {
       libra::test::from_ref<typename TypeParam::Scalar, typename Csr::ordinal_type,
                             typename Csr::offset_type, Device>(g);
   libra::SpgemmOptions options;
+  options.algorithm = libra::SpgemmAlgorithm::outer;
   options.memory_budget = 100;
   EXPECT_THROW(libra::spgemm(Exec(), A, A, options), libra::ArgumentError);
 }
@@ -171,7 +183,7 @@ TYPED_TEST(SpgemmOuter, NumericReusesThePattern) {
   const auto b = rounded<S>(libra::ref::random(2000, 1500, 5, 15));
   auto A = libra::test::from_ref<S, O, Off, Device>(a);
   const auto B = libra::test::from_ref<S, O, Off, Device>(b);
-  libra::SpgemmHandle<S, O, Off, Device> handle;
+  libra::SpgemmHandle<S, O, Off, Device> handle(outer_options());
   Csr C;
   libra::spgemm_symbolic(Exec(), handle, A, B, C);
   for (int round = 0; round < 2; ++round) {
@@ -198,7 +210,7 @@ TYPED_TEST(SpgemmOuter, ShapesAreChecked) {
   EXPECT_THROW(libra::spgemm(Exec(), A, B), libra::ShapeError);
   const auto Q =
       libra::test::from_ref<S, O, Off, Device>(libra::ref::random(20, 20, 2, 3));
-  libra::SpgemmHandle<S, O, Off, Device> handle;
+  libra::SpgemmHandle<S, O, Off, Device> handle(outer_options());
   Csr C;
   EXPECT_THROW(libra::spgemm_numeric(Exec(), handle, Q, Q, C), libra::ArgumentError);
   libra::spgemm_symbolic(Exec(), handle, Q, Q, C);

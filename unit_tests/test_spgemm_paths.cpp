@@ -39,6 +39,14 @@ static_assert(
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::CudaUVMSpace>::accessible);
 #endif
 
+// These tests walk lbGEMM's paths and chunks (test_spgemm_panel.cpp walks the
+// panel algorithm's).
+libra::SpgemmOptions outer_options() {
+  libra::SpgemmOptions o;
+  o.algorithm = libra::SpgemmAlgorithm::outer;
+  return o;
+}
+
 Csr device(const libra::ref::Matrix& m) {
   return libra::test::from_ref<double, int, int, Device>(m);
 }
@@ -59,6 +67,7 @@ libra::SpgemmStats multiply(const libra::ref::Matrix& a, const libra::ref::Matri
                             const libra::SpgemmOptions& options, bool sorted = true) {
   libra::SpgemmStats st;
   const Csr C = libra::spgemm(Exec(), device(a), device(b), options, &st);
+  EXPECT_EQ(st.algorithm, options.algorithm);
   expect_oracle(a, b, C, sorted);
   return st;
 }
@@ -105,7 +114,7 @@ TEST(SpgemmPaths, DefaultPathOfTheSpace) {
 }
 
 libra::SpgemmOptions gpu_style() {
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.dense_accumulator = false;  // host spaces take the GPU kernels too
   return o;
 }
@@ -166,7 +175,7 @@ TEST(SpgemmPaths, HostTeamsOfSeveralThreads) {
 
 TEST(SpgemmPaths, UnsortedColumnsWhenAllowed) {
   const auto g = libra::ref::random(700, 700, 15, 51);
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.sort_columns = false;
   const auto st = multiply(g, g, o, /*sorted=*/false);
   if (on_gpu) {
@@ -189,8 +198,8 @@ TEST(SpgemmPaths, UnsortedColumnsWhenAllowed) {
 TEST(SpgemmReproducibility, SameChunkingSameBits) {
   const auto g = libra::ref::random(900, 900, 14, 57);
   const Csr A = device(g);
-  const auto once = libra::test::to_ref(libra::spgemm(Exec(), A, A));
-  const auto again = libra::test::to_ref(libra::spgemm(Exec(), A, A));
+  const auto once = libra::test::to_ref(libra::spgemm(Exec(), A, A, outer_options()));
+  const auto again = libra::test::to_ref(libra::spgemm(Exec(), A, A, outer_options()));
   EXPECT_EQ(once.ptr, again.ptr);
   EXPECT_EQ(once.col, again.col);
   if (!on_gpu) EXPECT_EQ(once.val, again.val);
@@ -198,11 +207,11 @@ TEST(SpgemmReproducibility, SameChunkingSameBits) {
   if constexpr (!on_gpu && !std::is_same_v<Exec, Kokkos::Serial>) {
     using SerialDevice = Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>;
     const auto As = libra::test::from_ref<double, int, int, SerialDevice>(g);
-    const auto one_thread = libra::test::to_ref(libra::spgemm(Kokkos::Serial(), As, As));
+    const auto one_thread = libra::test::to_ref(libra::spgemm(Kokkos::Serial(), As, As, outer_options()));
     EXPECT_EQ(one_thread.val, once.val);  // threads: Exec's concurrency vs 1
   }
 #endif
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.memory_budget = 1'300'000;
   libra::SpgemmStats st;
   const auto chunked = libra::test::to_ref(libra::spgemm(Exec(), A, A, o, &st));
@@ -286,7 +295,7 @@ TEST(SpgemmWorkspace, HundredNumericCallsStayFlat) {
 }
 
 TEST(SpgemmWorkspace, HundredChunkedNumericCallsStayFlat) {
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.memory_budget = 2'000'000;
   repeated_numeric_keeps_memory_flat(o, 3);
 }
@@ -304,7 +313,7 @@ TEST(SpgemmWorkspace, RepeatedOneShotCallsAllocateNothing) {
   for (const bool gpu_path : {false, true}) {
     const auto g = libra::ref::random(300, 300, 6, 63);
     const Csr A = device(g);
-    libra::SpgemmOptions o = gpu_path ? gpu_style() : libra::SpgemmOptions{};
+    libra::SpgemmOptions o = gpu_path ? gpu_style() : outer_options();
     o.tuning.scratch_bytes = gpu_path ? 1024 : 0;  // long-row paths too
     libra::release_cached_memory<mem>();
     (void)libra::spgemm(Exec(), A, A, o);
@@ -332,7 +341,7 @@ TEST(SpgemmWorkspace, PublicResultsNeverLiveInTheWorkspace) {
   const Csr A = device(g);
   const auto expected_t = libra::ref::transpose(g);
   std::vector<Csr> made;
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.progress = [&](int, int) {
     made.push_back(libra::transpose(Exec(), A));
   };
@@ -342,7 +351,7 @@ TEST(SpgemmWorkspace, PublicResultsNeverLiveInTheWorkspace) {
     libra::spgemm_symbolic(Exec(), handle, A, A, C);
     for (int k = 0; k < 3; ++k) libra::spgemm_numeric(Exec(), handle, A, A, C);
   }  // the handle's blocks go back to the cache ...
-  const auto other = libra::spgemm(Exec(), A, A);  // ... and are reused here
+  const auto other = libra::spgemm(Exec(), A, A, outer_options());  // ... and are reused here
   ASSERT_FALSE(made.empty());
   for (const auto& t : made) {
     EXPECT_GE(t.row_map.use_count(), 1);
@@ -373,7 +382,7 @@ struct RegionDepth {
 TEST(SpgemmHandle, FailedSymbolicLeavesNoPattern) {
   const auto small = libra::ref::random(50, 50, 3, 91);
   const auto big = libra::ref::random(20000, 20000, 20, 92);
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.memory_budget = 400'000;  // enough for `small`, not for `big`'s bookkeeping
   libra::SpgemmHandle<double, int, int, Device> handle(o);
   Csr C;
@@ -397,7 +406,7 @@ TEST(SpgemmHandle, FailedSymbolicLeavesNoPattern) {
 TEST(SpgemmHandle, NumericRejectsAMatrixSymbolicDidNotMake) {
   const auto g = libra::ref::random(100, 100, 5, 93);
   const Csr A = device(g);
-  libra::SpgemmHandle<double, int, int, Device> handle;
+  libra::SpgemmHandle<double, int, int, Device> handle(outer_options());
   Csr C;
   libra::spgemm_symbolic(Exec(), handle, A, A, C);
   Csr empty;
@@ -407,7 +416,7 @@ TEST(SpgemmHandle, NumericRejectsAMatrixSymbolicDidNotMake) {
   Csr copy(C.num_rows, C.num_cols, rm, C.col_idx, Csr::values_type("v", C.nnz()));
   EXPECT_THROW(libra::spgemm_numeric(Exec(), handle, A, A, copy), libra::ShapeError);
   using Crs = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
-  libra::SpgemmHandle<double, int, int, Crs::device_type> crs_handle;
+  libra::SpgemmHandle<double, int, int, Crs::device_type> crs_handle(outer_options());
   Crs a = libra::to_kokkos(A), c;
   EXPECT_THROW(libra::spgemm_numeric(Exec(), crs_handle, a, a, c), libra::ArgumentError);
   libra::spgemm_symbolic(Exec(), crs_handle, a, a, c);
@@ -420,7 +429,7 @@ TEST(SpgemmHandle, CrsMatrixSymbolicThenNumeric) {
   auto g = libra::ref::random(300, 300, 8, 94);
   Csr A = device(g);
   Crs a = libra::to_kokkos(A), c;
-  libra::SpgemmHandle<double, int, int, Crs::device_type> handle;
+  libra::SpgemmHandle<double, int, int, Crs::device_type> handle(outer_options());
   libra::spgemm_symbolic(Exec(), handle, a, a, c);
   libra::spgemm_numeric(Exec(), handle, a, a, c);
   expect_oracle(g, g, libra::from_kokkos(c));
@@ -437,7 +446,7 @@ TEST(SpgemmStatsTest, PhaseTimesOnlyWhenAsked) {
   auto st = multiply(g, g, {});
   EXPECT_EQ(st.seconds_expand + st.seconds_compress + st.seconds_wlt, 0.0);
   EXPECT_GT(st.seconds_total, 0.0);
-  libra::SpgemmOptions o;
+  libra::SpgemmOptions o = outer_options();
   o.phase_timings = true;
   st = multiply(g, g, o);
   EXPECT_GT(st.seconds_expand, 0.0);

@@ -6,14 +6,17 @@ namespace libra {
 
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& name) {
   if (name == "outer") return SpgemmAlgorithm::outer;
+  if (name == "panel") return SpgemmAlgorithm::panel;
   if (name == "auto" || name == "automatic") return SpgemmAlgorithm::automatic;
-  throw ArgumentError("unknown SpGEMM algorithm '" + name + "' (expected outer or auto)");
+  throw ArgumentError("unknown SpGEMM algorithm '" + name + "' (expected panel, outer or auto)");
 }
 
 const char* to_string(SpgemmAlgorithm algorithm) noexcept {
   switch (algorithm) {
     case SpgemmAlgorithm::outer:
       return "outer";
+    case SpgemmAlgorithm::panel:
+      return "panel";
     case SpgemmAlgorithm::automatic:
       return "auto";
   }

@@ -8,12 +8,12 @@
 namespace libra {
 
 enum class SpgemmAlgorithm {
-  automatic,  // Libra picks; today always `outer` (the panel algorithm brings a real
-              // choice)
-  outer       // lbGEMM: outer products balanced by a heaviest-first workload table
+  automatic,  // Libra picks (impl/choose_algorithm.hpp; the README's rule)
+  outer,      // lbGEMM: outer products balanced by a heaviest-first workload table
+  panel       // ApSpGEMM in-core: rows binned by products, accumulated on the fly
 };
 
-// "outer", "auto"; throws ArgumentError for anything else.
+// "panel", "outer", "auto"; throws ArgumentError for anything else.
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& name);
 const char* to_string(SpgemmAlgorithm algorithm) noexcept;
 
@@ -62,7 +62,9 @@ struct SpgemmOptions {
 // which code ran.
 struct SpgemmPathCounts {
   // Symbolic (C's pattern).
-  std::uint64_t sort_in_scratch = 0;  // sorted and deduplicated in team scratch
+  std::uint64_t sort_in_scratch = 0;  // sorted and deduplicated in team scratch (outer)
+  std::uint64_t hash_in_scratch = 0;  // hashed in team scratch, then sorted (panel)
+  std::uint64_t thread_groups = 0;    // of those, rows owned by a thread group (panel)
   std::uint64_t bitmap = 0;           // marked in a per-team bitmap over C's columns
   std::uint64_t host_dense = 0;       // per-thread dense accumulator (host spaces)
   // Numeric (C's values).
@@ -78,7 +80,8 @@ struct SpgemmStats {
   std::uint64_t flops = 0;     // 2 * products
   std::uint64_t products = 0;  // scalar products a_ik * b_kj
   std::uint64_t nnz_c = 0;
-  int chunks = 0;  // pieces the workload table was cut into
+  SpgemmAlgorithm algorithm = SpgemmAlgorithm::automatic;  // the one that ran
+  int chunks = 0;  // pieces the workload table was cut into (panel: 1)
   std::size_t budget_bytes = 0;
   // The most device memory Libra's temporaries held at once (measured, not
   // estimated), beside A, B and C. With several chunks, C's pattern merged so
@@ -86,9 +89,10 @@ struct SpgemmStats {
   std::size_t peak_bytes = 0;
   SpgemmPathCounts paths;
   // Seconds per phase, with SpgemmOptions::phase_timings (else 0).
-  double seconds_wlt = 0;       // workload table: build, sort, chunk plan
+  double seconds_wlt = 0;       // workload table: build, sort, chunk plan (panel:
+                                // the pre-analysis)
   double seconds_expand = 0;    // writing products to their offsets
-  double seconds_compress = 0;  // per-row sort/accumulate into C
+  double seconds_compress = 0;  // per-row sort/accumulate into C (panel: all rows)
   double seconds_merge = 0;     // merging chunk patterns
   double seconds_total = 0;
 };

@@ -7,9 +7,12 @@
 //   libra::spgemm_numeric(exec, h, A, B, C);
 //
 // Overloads take and return KokkosSparse::CrsMatrix, so a Trilinos user swaps
-// one call. The algorithm is chosen in SpgemmOptions (today: `outer`, lbGEMM).
+// one call. The algorithm is chosen in SpgemmOptions: `panel` (ApSpGEMM in-core),
+// `outer` (lbGEMM), or `automatic` (impl/choose_algorithm.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "libra/core/checked.hpp"
 #include "libra/core/error.hpp"
@@ -17,7 +20,9 @@
 #include "libra/format/csr.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/spgemm/handle.hpp"
+#include "libra/spgemm/impl/choose_algorithm.hpp"
 #include "libra/spgemm/impl/outer.hpp"
+#include "libra/spgemm/impl/panel.hpp"
 #include "libra/spgemm/options.hpp"
 
 namespace libra {
@@ -59,22 +64,37 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   Kokkos::Timer total;
   handle.impl_reset();
   auto& st = handle.impl_stats();
-  auto& plan = handle.impl_plan();
   auto& workspace = handle.impl_workspace();
   using mem = typename D::memory_space;
-  impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
-                        impl::Temps<mem>(workspace));
-  if (handle.options().phase_timings) {
-    exec.fence();
-    st.seconds_wlt = total.seconds();
+  using Handle = SpgemmHandle<S, O, Off, D>;
+  const SpgemmAlgorithm algorithm = impl::choose_spgemm_algorithm(handle.options());
+  impl::Pattern<O, Off, mem> c;
+  if (algorithm == SpgemmAlgorithm::panel) {
+    auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
+    Kokkos::Timer analysis;
+    impl::make_panel_plan(exec, plan, A, B, handle.options(), st,
+                          impl::Temps<mem>(workspace));
+    impl::panel_end_phase(exec, plan, analysis, st.seconds_wlt);
+    impl::panel_symbolic(exec, plan, A, B, st);
+    c = plan.c;
+  } else {
+    auto& plan = handle.impl_plan().template emplace<typename Handle::outer_plan_type>();
+    impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
+                          impl::Temps<mem>(workspace));
+    if (handle.options().phase_timings) {
+      exec.fence();
+      st.seconds_wlt = total.seconds();
+    }
+    impl::outer_symbolic(exec, plan, A, B, st);
+    c = plan.c;
   }
-  impl::outer_symbolic(exec, plan, A, B, st);
-  const std::uint64_t nnz = static_cast<std::uint64_t>(plan.c.col.extent(0));
+  st.algorithm = algorithm;
+  const std::uint64_t nnz = static_cast<std::uint64_t>(c.col.extent(0));
   checked_cast<Off>(nnz, "nnz(C)");
   st.nnz_c = nnz;
   typename Csr<S, O, Off, D>::values_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
-  C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, plan.c.row_map, plan.c.col, values);
+  C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, c.row_map, c.col, values);
   st.peak_bytes = workspace.peak_bytes();
   st.seconds_total = total.seconds();
   handle.impl_set_pattern(true);
@@ -88,32 +108,50 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
                     const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
                     Csr<S, O, Off, D>& C) {
   impl::check_spgemm_operands<Exec>(A, B);
-  auto& plan = handle.impl_plan();
   if (!handle.has_pattern()) {
     throw ArgumentError("spgemm_numeric: call spgemm_symbolic with this handle first");
   }
-  if (A.num_rows != plan.num_rows || A.num_cols != plan.inner ||
-      B.num_cols != plan.num_cols || A.nnz() != plan.a_nnz || B.nnz() != plan.b_nnz) {
-    throw ShapeError(
-        "spgemm_numeric: A or B differ in shape or number of entries from the "
-        "matrices given to spgemm_symbolic");
-  }
-  if (C.row_map.data() != plan.c.row_map.data() ||
-      C.row_map.extent(0) != plan.c.row_map.extent(0) ||
-      C.col_idx.data() != plan.c.col.data() ||
-      C.values.extent(0) != plan.c.col.extent(0) ||
-      (C.values.extent(0) > 0 && C.values.data() == nullptr)) {
-    throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
-  }
+  std::visit(
+      [&](auto& plan) {
+        using P = std::decay_t<decltype(plan)>;
+        if constexpr (!std::is_same<P, std::monostate>::value) {
+          if (A.num_rows != plan.num_rows || A.num_cols != plan.inner ||
+              B.num_cols != plan.num_cols || A.nnz() != plan.a_nnz ||
+              B.nnz() != plan.b_nnz) {
+            throw ShapeError(
+                "spgemm_numeric: A or B differ in shape or number of entries from the "
+                "matrices given to spgemm_symbolic");
+          }
+          if (C.row_map.data() != plan.c.row_map.data() ||
+              C.row_map.extent(0) != plan.c.row_map.extent(0) ||
+              C.col_idx.data() != plan.c.col.data() ||
+              C.values.extent(0) != plan.c.col.extent(0) ||
+              (C.values.extent(0) > 0 && C.values.data() == nullptr)) {
+            throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
+          }
+        }
+      },
+      handle.impl_plan());
   const impl::ProfilingRegion region("libra::spgemm::numeric");
   Kokkos::Timer total;
   auto& st = handle.impl_stats();
   const double before = st.seconds_total;
-  impl::prepare_outer_numeric(exec, plan);
-  {
-    const impl::TempsFrame<typename D::memory_space> frame(handle.impl_workspace());
-    impl::outer_numeric(exec, plan, A, B, C.values, st);
-  }
+  std::visit(
+      [&](auto& plan) {
+        using P = std::decay_t<decltype(plan)>;
+        using Handle = SpgemmHandle<S, O, Off, D>;
+        if constexpr (std::is_same<P, typename Handle::outer_plan_type>::value) {
+          // Its buffers outlive the call (made once, reused by the next calls).
+          impl::prepare_outer_numeric(exec, plan);
+        }
+        const impl::TempsFrame<typename D::memory_space> frame(handle.impl_workspace());
+        if constexpr (std::is_same<P, typename Handle::outer_plan_type>::value) {
+          impl::outer_numeric(exec, plan, A, B, C.values, st);
+        } else if constexpr (std::is_same<P, typename Handle::panel_plan_type>::value) {
+          impl::panel_numeric(exec, plan, A, B, C.values, st);
+        }
+      },
+      handle.impl_plan());
   // The handle's temporaries are reused by the next call, possibly on another
   // execution space instance: they must be free when this one returns.
   exec.fence();

@@ -16,24 +16,26 @@ namespace libra::impl {
 inline constexpr int max_bins = 8;
 
 // Rows grouped by bin: rows(bin_begin[b] .. bin_begin[b+1]) are the rows of bin b.
-template <class MemSpace>
+template <class MemSpace, int Bins = max_bins>
 struct RowBins {
+  static constexpr int bins = Bins;
   Kokkos::View<std::uint32_t*, MemSpace> rows;
-  std::array<std::size_t, max_bins + 1> begin{};
+  std::array<std::size_t, Bins + 1> begin{};
   std::size_t size(int bin) const { return begin[bin + 1] - begin[bin]; }
 };
 
-// bin_of(i) returns the bin of row i in [0, max_bins). One radix pass groups the
+// bin_of(i) returns the bin of row i in [0, Bins) (Bins at most 256). One radix pass groups the
 // rows (stably, so rows stay in order within a bin) and one small copy tells the
 // host how many rows each bin has.
 // bins.rows comes from `temps` and lives as long as the caller's frame; the
 // sort's temporaries are released on return.
-template <class Exec, class BinOf>
-RowBins<typename Exec::memory_space> bin_rows(
+template <int Bins = max_bins, class Exec, class BinOf>
+RowBins<typename Exec::memory_space, Bins> bin_rows(
     const Exec& exec, std::int64_t num_rows, const BinOf& bin_of,
     const Temps<typename Exec::memory_space>& temps) {
   using mem = typename Exec::memory_space;
-  RowBins<mem> bins;
+  static_assert(Bins >= 2 && Bins <= 256, "bin ids are sorted in one radix pass");
+  RowBins<mem, Bins> bins;
   const std::size_t n = static_cast<std::size_t>(num_rows);
   bins.rows = temps.template view<std::uint32_t>("libra::bins::rows", n);
   const TempsFrame<mem> frame(temps);
@@ -46,12 +48,14 @@ RowBins<typename Exec::memory_space> bin_rows(
         keys(i) = static_cast<std::uint32_t>(bin_of(static_cast<std::int64_t>(i)));
         rows(i) = static_cast<std::uint32_t>(i);
       });
-  radix_sort_pairs(exec, keys, rows, 3, temps);
+  int bits = 1;
+  while ((1 << bits) < Bins) ++bits;
+  radix_sort_pairs(exec, keys, rows, bits, temps);
   Kokkos::View<std::uint64_t*, mem> begin =
-      temps.template view<std::uint64_t>("libra::bins::begin", max_bins + 1);
+      temps.template view<std::uint64_t>("libra::bins::begin", Bins + 1);
   offsets_from_sorted(exec, keys, begin);
   const auto h = host_copy(exec, begin);
-  for (int b = 0; b <= max_bins; ++b) bins.begin[b] = static_cast<std::size_t>(h(b));
+  for (int b = 0; b <= Bins; ++b) bins.begin[b] = static_cast<std::size_t>(h(b));
   return bins;
 }
 

@@ -1,0 +1,100 @@
+#pragma once
+// Accumulators in global memory for rows too long for team scratch (the spill).
+//
+// Symbolic: each team owns a bitmap over C's columns (one per team running at
+// once, reused from row to row; the teams stride over the bin's rows). Products
+// set their bit; a scan of the bitmap's popcounts counts the row or, filling,
+// writes its columns already sorted; the bitmap is cleared for the next row.
+// Numeric: the row's values in C are zeroed, then each product finds its column
+// in C's sorted row by binary search and adds its value atomically, in place.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/core/spaces.hpp"
+#include "libra/spgemm/impl/acc_sorted_scratch.hpp"
+#include "libra/spgemm/impl/row_products.hpp"
+
+namespace libra::impl {
+
+template <class Exec, class S, class O, class Off, bool Fill>
+struct BitmapRows {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+
+  RowProducts<S, O, Off, mem> products;
+  Kokkos::View<const std::uint32_t*, mem> rows;
+  std::size_t first = 0, count = 0;
+  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slot x words, 0
+  Kokkos::View<std::uint64_t*, mem> unique;                        // count
+  Kokkos::View<const Off*, mem> c_row_map;                         // fill
+  Kokkos::View<O*, mem> c_col;                                     // fill
+
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const auto bits =
+        Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
+    const std::int64_t words = static_cast<std::int64_t>(bitmap.extent(1));
+    for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
+      const std::int64_t i = rows(first + r);
+      products.for_team(m, i, [&](const O j, Off, Off) {
+        const std::uint64_t bit = std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63);
+        std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
+        if (!(word & bit)) Kokkos::atomic_fetch_or(&word, bit);
+      });
+      m.team_barrier();
+      if constexpr (!Fill) {
+        std::uint64_t n = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, words),
+            [&](const std::int64_t w, std::uint64_t& c) { c += popcount64(bits(w)); }, n);
+        Kokkos::single(Kokkos::PerTeam(m), [&] { unique(i) = n; });
+      } else {
+        const Off base = c_row_map(i);
+        Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, words),
+                              [&](const std::int64_t w, Off& pos, const bool final) {
+                                std::uint64_t x = bits(w);
+                                if (final) {
+                                  Off at = base + pos;
+                                  while (x) {
+                                    const std::uint64_t low = x & (~x + 1);
+                                    c_col(at++) = static_cast<O>(w * 64 + popcount64(low - 1));
+                                    x ^= low;
+                                  }
+                                }
+                                pos += popcount64(bits(w));
+                              });
+      }
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, words),
+                           [&](const std::int64_t w) { bits(w) = 0; });
+      m.team_barrier();
+    }
+  }
+};
+
+template <class Exec, class S, class O, class Off>
+struct AccumulateRowsInPlace {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+
+  RowProducts<S, O, Off, mem> products;
+  Kokkos::View<const std::uint32_t*, mem> rows;
+  std::size_t first = 0;
+  Kokkos::View<const Off*, mem> c_row_map;
+  Kokkos::View<const O*, mem> c_col;
+  Kokkos::View<S*, mem> c_val;
+
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const std::int64_t i = rows(first + m.league_rank());
+    const Off base = c_row_map(i);
+    const int len = static_cast<int>(c_row_map(i + 1) - base);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len),
+                         [&](const int t) { c_val(base + t) = S(0); });
+    m.team_barrier();
+    const auto cols = Kokkos::subview(c_col, Kokkos::make_pair(base, base + len));
+    products.for_team(m, i, [&](const O j, const Off p, const Off q) {
+      Kokkos::atomic_add(&c_val(base + find_sorted(cols, len, j)), products.value(p, q));
+    });
+  }
+};
+
+}  // namespace libra::impl

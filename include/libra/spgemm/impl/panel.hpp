@@ -1,0 +1,273 @@
+#pragma once
+// Panel SpGEMM (ApSpGEMM in-core, row by row, Gustavson): each row of C is
+// computed on the fly from A(i,:) * B into an accumulator sized for the row,
+// nothing is expanded. Symbolic: count distinct columns per row, scan into C's
+// row_map, fill the sorted columns. Numeric: accumulate values on that pattern.
+// Rows are binned by their products (panel_shape.hpp) and each bin runs the
+// accumulator its size calls for; host spaces use per-thread dense accumulators.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+
+#include "libra/algorithms/scan.hpp"
+#include "libra/core/checked.hpp"
+#include "libra/spgemm/impl/acc_global.hpp"
+#include "libra/spgemm/impl/acc_hash_scratch.hpp"
+#include "libra/spgemm/impl/acc_host_dense.hpp"
+#include "libra/spgemm/impl/acc_sorted_scratch.hpp"
+#include "libra/spgemm/impl/panel_plan.hpp"
+#include "libra/spgemm/impl/row_bins.hpp"
+#include "libra/spgemm/impl/row_products.hpp"
+
+namespace libra::impl {
+
+template <class Exec, class Plan, class Csr>
+RowProducts<typename Csr::scalar_type, typename Csr::ordinal_type,
+            typename Csr::offset_type, typename Exec::memory_space>
+row_products(const Csr& A, const Csr& B) {
+  return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values};
+}
+
+template <class Exec>
+using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
+                                        Kokkos::IndexType<std::int64_t>>;
+
+// Host: rows with products, heaviest first (by the power of two of their
+// products), so that dynamic scheduling ends on light rows.
+template <class Exec, class Plan>
+void order_heaviest_first(const Exec& exec, Plan& plan) {
+  const auto products = plan.products;
+  const auto bins = bin_rows<64>(
+      exec, plan.num_rows,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const std::uint64_t p = products(i);
+        if (p == 0) return 63;
+        int log = 0;
+        while ((p >> log) > 1 && log < 62) ++log;
+        return 62 - log;
+      },
+      plan.temps);
+  plan.order = bins.rows;
+  plan.order_size = bins.begin[63];
+}
+
+// One launch of the scratch kernels for bin b of `bins`.
+template <class Functor, class Exec, class Shape>
+void launch_scratch_bin(const Exec& exec, const char* label, const Shape& shape, int b,
+                        std::size_t rows, std::size_t scratch_bytes, const Functor& f) {
+  const auto& bin = shape.bin[b];
+  const int league = static_cast<int>((rows + bin.groups - 1) / bin.groups);
+  Kokkos::TeamPolicy<Exec> policy =
+      bin.groups > 1 ? Kokkos::TeamPolicy<Exec>(exec, league, bin.groups, bin.lanes)
+                     : Kokkos::TeamPolicy<Exec>(exec, league, bin.threads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)),
+                       f);
+}
+
+// Symbolic, binned (GPU spaces, and host spaces without dense accumulators):
+// count (Fill = false) or fill (true) every bin.
+template <bool Fill, class Exec, class Plan, class Csr, class Bins>
+void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                         const Bins& bins,
+                         const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
+                         SpgemmPathCounts& paths) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  using mem = typename Exec::memory_space;
+  const auto& shape = plan.shape;
+  const auto rp = row_products<Exec, Plan>(A, B);
+  const int last = shape.group_bins + shape.team_bins;
+  for (int b = 1; b <= last; ++b) {
+    const std::size_t rows = bins.size(b);
+    if (rows == 0) continue;
+    if (!Fill) {
+      paths.hash_in_scratch += rows;
+      if (b <= shape.group_bins) paths.thread_groups += rows;
+    }
+    using F = HashRowsInScratch<Exec, S, O, Off, Fill>;
+    const auto& bin = shape.bin[b];
+    F f{rp, bins.rows, bins.begin[b], rows, bin.table, bin.groups,
+        unique, plan.c.row_map, plan.c.col};
+    launch_scratch_bin(exec,
+                       Fill ? "libra::spgemm::panel::fill_hash"
+                            : "libra::spgemm::panel::count_hash",
+                       shape, b, rows, F::scratch_bytes(bin.table, bin.groups), f);
+  }
+  const std::size_t big = bins.size(shape.global_bin());
+  if (big == 0) return;
+  if (!Fill) paths.bitmap += big;
+  const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
+  const std::size_t per_slot = words * 8 + 1;
+  const std::size_t slots = std::max<std::size_t>(
+      1, std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
+                                plan.budget / 8 / per_slot}));
+  const TempsFrame<mem> frame(plan.temps);
+  const auto bitmap = plan.temps.template view2<std::uint64_t>(
+      "libra::spgemm::panel::bitmap", slots, words);
+  Kokkos::deep_copy(exec, bitmap, std::uint64_t(0));
+  using F = BitmapRows<Exec, S, O, Off, Fill>;
+  F f{rp, bins.rows, bins.begin[shape.global_bin()], big, bitmap, unique,
+      plan.c.row_map, plan.c.col};
+  Kokkos::parallel_for(Fill ? "libra::spgemm::panel::fill_bitmap"
+                            : "libra::spgemm::panel::count_bitmap",
+                       Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(slots),
+                                                shape.global_threads),
+                       f);
+}
+
+template <class Exec, class Plan>
+void panel_end_phase(const Exec& exec, const Plan& plan, Kokkos::Timer& timer,
+                     double& seconds) {
+  if (!plan.phase_timings) return;
+  exec.fence();
+  seconds += timer.seconds();
+  timer.reset();
+}
+
+// Symbolic: C's row_map and sorted columns (kept in plan.c).
+template <class Exec, class Plan, class Csr>
+void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                    SpgemmStats& st) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  using mem = typename Exec::memory_space;
+  Kokkos::Timer timer;
+  const std::size_t n = static_cast<std::size_t>(plan.num_rows);
+  const auto rp = row_products<Exec, Plan>(A, B);
+  plan.c.row_map = Kokkos::View<Off*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"), n + 1);
+  if (plan.host_dense) {
+    if constexpr (is_host_exec<Exec>) {
+      order_heaviest_first(exec, plan);
+      const auto workers = LaunchTraits<Exec>::concurrent_workers(exec);
+      plan.marks = plan.temps.template view2<std::int64_t>(
+          "libra::spgemm::panel::marks", workers, static_cast<std::size_t>(plan.num_cols));
+      Kokkos::deep_copy(exec, plan.marks, std::int64_t(-1));
+      const TempsFrame<mem> frame(plan.temps);
+      const auto unique =
+          plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
+      Kokkos::deep_copy(exec, unique, std::uint64_t(0));
+      using F = HostDenseRows<Exec, S, O, Off>;
+      F f{rp,
+          plan.order,
+          plan.marks,
+          Kokkos::Experimental::UniqueToken<Exec>(exec),
+          F::Phase::count,
+          0,
+          plan.sort_columns,
+          static_cast<std::uint64_t>(plan.num_cols),
+          unique,
+          {},
+          {},
+          {}};
+      const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.order_size));
+      Kokkos::parallel_for("libra::spgemm::panel::count_dense", policy, f);
+      const std::uint64_t nnz =
+          exclusive_scan(exec, "libra::spgemm::panel::scan", unique, plan.c.row_map, "nnz(C)");
+      plan.c.col = Kokkos::View<O*, mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+      f.phase = F::Phase::fill;
+      f.tag = static_cast<std::int64_t>(n);
+      f.c_row_map = plan.c.row_map;
+      f.c_col = plan.c.col;
+      Kokkos::parallel_for("libra::spgemm::panel::fill_dense", policy, f);
+      st.paths.host_dense += plan.order_size;
+      if (!plan.sort_columns) st.paths.unsorted += plan.order_size;
+    }
+  } else {
+    const TempsFrame<mem> frame(plan.temps);
+    const auto products = plan.products;
+    const auto shape = plan.shape;
+    const auto bins = bin_rows<panel_bins>(
+        exec, plan.num_rows,
+        KOKKOS_LAMBDA(const std::int64_t i) { return shape.symbolic_bin_of(products(i)); },
+        plan.temps);
+    const auto unique =
+        plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
+    Kokkos::deep_copy(exec, unique, std::uint64_t(0));
+    panel_symbolic_bins<false>(exec, plan, A, B, bins, unique, st.paths);
+    const std::uint64_t nnz =
+        exclusive_scan(exec, "libra::spgemm::panel::scan", unique, plan.c.row_map, "nnz(C)");
+    plan.c.col = Kokkos::View<O*, mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    panel_symbolic_bins<true>(exec, plan, A, B, bins, unique, st.paths);
+  }
+  panel_end_phase(exec, plan, timer, st.seconds_compress);
+  if (!plan.host_dense) {
+    // The numeric phase's bins: by products, and by the length of C's row.
+    const auto products = plan.products;
+    const auto shape = plan.shape;
+    const auto c_map = plan.c.row_map;
+    plan.numeric_bins = bin_rows<panel_bins>(
+        exec, plan.num_rows,
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          return shape.numeric_bin_of(products(i),
+                                      static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
+        },
+        plan.temps);
+  }
+  if (plan.progress) plan.progress(1, 2);
+}
+
+// Numeric: C's values on the pattern of panel_symbolic.
+template <class Exec, class Plan, class Csr>
+void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                   typename Csr::values_type c_val, SpgemmStats& st) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  Kokkos::Timer timer;
+  const auto rp = row_products<Exec, Plan>(A, B);
+  if (plan.host_dense) {
+    if constexpr (is_host_exec<Exec>) {
+      using F = HostDenseRows<Exec, S, O, Off>;
+      F f{rp,
+          plan.order,
+          plan.marks,
+          Kokkos::Experimental::UniqueToken<Exec>(exec),
+          F::Phase::numeric,
+          0,
+          plan.sort_columns,
+          static_cast<std::uint64_t>(plan.num_cols),
+          {},
+          plan.c.row_map,
+          plan.c.col,
+          c_val};
+      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
+                           DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)),
+                           f);
+      st.paths.accumulate_host_dense += plan.order_size;
+    }
+  } else {
+    const auto& shape = plan.shape;
+    const auto& bins = plan.numeric_bins;
+    const int last = shape.group_bins + shape.team_bins;
+    for (int b = 1; b <= last; ++b) {
+      const std::size_t rows = bins.size(b);
+      if (rows == 0) continue;
+      st.paths.accumulate_in_scratch += rows;
+      using F = AccumulateRowsInScratch<Exec, S, O, Off>;
+      const auto& bin = shape.bin[b];
+      const int capacity = shape.numeric_capacity_of(b);
+      F f{rp,          bins.rows, bins.begin[b],    rows, capacity, bin.groups,
+          plan.c.row_map, plan.c.col, c_val};
+      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_scratch", shape, b, rows,
+                         F::scratch_bytes(capacity, bin.groups), f);
+    }
+    if (const std::size_t big = bins.size(shape.global_bin())) {
+      st.paths.accumulate_in_place += big;
+      using F = AccumulateRowsInPlace<Exec, S, O, Off>;
+      Kokkos::parallel_for(
+          "libra::spgemm::panel::numeric_global",
+          Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(big), shape.global_threads),
+          F{rp, bins.rows, bins.begin[shape.global_bin()], plan.c.row_map, plan.c.col,
+            c_val});
+    }
+  }
+  panel_end_phase(exec, plan, timer, st.seconds_compress);
+  if (plan.progress) plan.progress(2, 2);
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,124 @@
+#pragma once
+// What the panel SpGEMM keeps between its symbolic and numeric phases, and the
+// pre-analysis that starts it: per row of A its products (the upper bound of its
+// row of C) and their total, in one pass on the device.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "libra/core/error.hpp"
+#include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/impl/panel_shape.hpp"
+#include "libra/spgemm/impl/pattern_union.hpp"
+#include "libra/spgemm/impl/row_bins.hpp"
+#include "libra/spgemm/impl/row_products.hpp"
+#include "libra/spgemm/options.hpp"
+#include "libra/util/memory_budget.hpp"
+#include "libra/util/workspace.hpp"
+
+namespace libra::impl {
+
+template <class S, class O, class Off, class Device>
+struct PanelPlan {
+  using Exec = typename Device::execution_space;
+  using mem = typename Device::memory_space;
+
+  PanelShape<Exec, S, O> shape;
+  O num_rows = 0, num_cols = 0, inner = 0;
+  Off a_nnz = 0, b_nnz = 0;
+  Temps<mem> temps;  // the handle's workspace
+  std::size_t budget = 0;
+  std::uint64_t total_products = 0;
+  Kokkos::View<std::uint64_t*, mem> products;  // per row of A
+  // Host spaces with dense accumulators: rows heaviest first, and the per-thread
+  // marks over C's columns. Otherwise: the numeric phase's bins.
+  bool host_dense = false;
+  Kokkos::View<std::uint32_t*, mem> order;
+  std::size_t order_size = 0;  // rows with products, first in `order`
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> marks;
+  RowBins<mem, panel_bins> numeric_bins;
+  bool sort_columns = true;
+  bool phase_timings = false;
+  Pattern<O, Off, mem> c;
+  std::function<void(int, int)> progress;
+};
+
+// Per-thread dense marks over C's columns (host spaces): bytes they would take.
+template <class Exec>
+std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
+  return LaunchTraits<Exec>::concurrent_workers(exec) * columns * sizeof(std::int64_t);
+}
+
+// Bytes of the plan's per-row arrays and the symbolic phase's temporaries: row
+// products, distinct counts, bins (rows, keys, radix copies) twice.
+inline std::uint64_t panel_fixed_bytes(std::uint64_t rows) {
+  return (rows + 1) * (8 + 8 + 2 * 4 * 4) + (std::uint64_t(64) << 10);
+}
+
+// Sets up the plan and runs the pre-analysis (one pass, one read-back).
+template <class Exec, class Plan, class Csr>
+void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                     const SpgemmOptions& options, SpgemmStats& st,
+                     const Temps<typename Exec::memory_space>& temps) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  if (static_cast<std::uint64_t>(A.num_rows) >= (std::uint64_t(1) << 32)) {
+    throw OverflowError("spgemm: panel supports fewer than 2^32 rows");
+  }
+  plan.temps = temps;
+  plan.progress = options.progress;
+  plan.phase_timings = options.phase_timings;
+  plan.num_rows = A.num_rows;
+  plan.num_cols = B.num_cols;
+  plan.inner = A.num_cols;
+  plan.a_nnz = A.nnz();
+  plan.b_nnz = B.nnz();
+  plan.budget = options.memory_budget ? options.memory_budget : default_memory_budget(exec);
+  st.budget_bytes = plan.budget;
+  if (temps.workspace()) temps.workspace()->set_limit(plan.budget);
+
+  const std::size_t n = static_cast<std::size_t>(A.num_rows);
+  plan.products = temps.template view<std::uint64_t>("libra::spgemm::panel::products", n);
+  const auto products = plan.products;
+  const auto a_rm = A.row_map;
+  const auto a_col = A.col_idx;
+  const auto b_rm = B.row_map;
+  std::uint64_t total = 0;
+  Kokkos::parallel_reduce(
+      "libra::spgemm::panel::analyze", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum) {
+        std::uint64_t p = 0;
+        for (Off e = a_rm(i); e < a_rm(i + 1); ++e) {
+          const O k = a_col(e);
+          p += static_cast<std::uint64_t>(b_rm(k + 1) - b_rm(k));
+        }
+        products(i) = p;
+        sum += p;
+      },
+      total);
+  plan.total_products = total;
+  st.products = total;
+  st.flops = 2 * total;
+  st.chunks = 1;
+  const double per_entry =
+      A.nnz() > 0 ? static_cast<double>(total) / static_cast<double>(A.nnz()) : 1.0;
+  plan.shape = PanelShape<Exec, S, O>(options.tuning, per_entry);
+
+  if constexpr (is_host_exec<Exec>) {
+    plan.host_dense =
+        options.dense_accumulator &&
+        panel_host_dense_bytes(exec, static_cast<std::uint64_t>(B.num_cols)) <=
+            plan.budget / 4;
+  }
+  plan.sort_columns = options.sort_columns || !plan.host_dense;
+  const std::uint64_t fixed = panel_fixed_bytes(n);
+  if (plan.budget <= fixed) {
+    throw ArgumentError("spgemm: the memory budget of " + std::to_string(plan.budget) +
+                        " bytes does not even hold the bookkeeping (" +
+                        std::to_string(fixed) + " bytes) for these operands");
+  }
+}
+
+}  // namespace libra::impl

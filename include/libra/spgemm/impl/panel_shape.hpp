@@ -1,0 +1,123 @@
+#pragma once
+// Launch shapes of the panel (row-by-row, Gustavson) SpGEMM, decided in one place
+// from LaunchTraits and the team scratch the space allows.
+//
+// Rows are binned by their products (the upper bound of their row of C):
+//   bin 0                 rows without products: no work, no launch;
+//   group bins            short rows, G rows per team, each row owned by a thread
+//                         group of M vector lanes (the paper's thread groups);
+//   team bins             longer rows, one row per team;
+//   the last bin          rows too long for scratch: per-team global accumulators.
+// A bin's scratch holds each of its rows' accumulators, so its capacity is what
+// decides the number of rows per team (dynamic binning sized by scratch).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+
+#include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/options.hpp"
+
+namespace libra::impl {
+
+inline constexpr int panel_bins = 16;
+
+struct PanelBin {
+  std::uint64_t max_products = 0;  // rows with at most this many products
+  int table = 0;   // symbolic: hash slots per row (a power of two, >= 2 x max_products)
+  int groups = 1;  // rows per team (1: team bin)
+  int lanes = 1;   // vector lanes per row (group bins)
+  int threads = 1; // threads per team (team bins)
+};
+
+template <class Exec, class Scalar, class Ordinal>
+struct PanelShape {
+  using Traits = LaunchTraits<Exec>;
+  PanelBin bin[panel_bins];
+  int group_bins = 0;  // bins 1 .. group_bins
+  int team_bins = 0;   // bins group_bins + 1 .. group_bins + team_bins
+  int scratch = 0;     // level-0 bytes a team may use
+  // Numeric: C entries a team bin's row may hold in scratch (columns + values).
+  int numeric_capacity = 0;
+  // Threads of the teams that handle rows too long for scratch.
+  int global_threads = 1;
+
+  int global_bin() const { return group_bins + team_bins + 1; }
+
+  PanelShape() : PanelShape(SpgemmOptions::Tuning{}, 8.0) {}
+  // `products_per_entry`: the matrix's average products per nonzero of A (the
+  // average length of the rows of B it reads), which sizes the lanes per row.
+  PanelShape(const SpgemmOptions::Tuning& tuning, double products_per_entry) {
+    scratch = Traits::scratch_bytes();
+    if (tuning.scratch_bytes > 0) scratch = std::min(scratch, tuning.scratch_bytes);
+    scratch = std::max(scratch, 0);
+    const int key_bytes = static_cast<int>(sizeof(Ordinal));
+    const int entry_bytes = static_cast<int>(sizeof(Ordinal) + sizeof(Scalar));
+    const int host_threads = tuning.host_team_threads > 0 ? tuning.host_team_threads : 1;
+    // Lanes per row (Algorithm 2's starting point): enough to sweep an average
+    // row of B in one step, at least 4 and at most a warp.
+    int lanes = 4;
+    while (lanes < 32 && lanes < products_per_entry) lanes *= 2;
+    int b = 1;
+    // Group bins: up to 128 products per row.
+    for (int table = 32; table <= 256 && b < panel_bins - 1; table *= 2) {
+      const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
+      const int m = Traits::is_gpu ? std::min(lanes, table / 4) : 1;
+      const int bytes_per_row = std::max(table * key_bytes, table / 2 * entry_bytes);
+      int g = Traits::is_gpu ? 256 / m : host_threads;
+      g = std::min(g, scratch / bytes_per_row);
+      if (g < 1) break;
+      bin[b++] = PanelBin{max_products, table, g, m, g * m};
+      ++group_bins;
+    }
+    // Team bins: one row per team, as long as a hash table of twice the row fits.
+    const int team = Traits::team_threads(256) * (Traits::is_gpu ? 1 : host_threads);
+    const std::uint64_t last_group = group_bins ? bin[group_bins].max_products : 0;
+    for (int table = 512; b < panel_bins - 1; table *= 2) {
+      if (table * key_bytes > scratch) break;
+      const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
+      if (max_products <= last_group) continue;
+      bin[b++] = PanelBin{max_products, table, 1, 1, team};
+      ++team_bins;
+    }
+    numeric_capacity = scratch / entry_bytes;
+    global_threads = team;
+    bin[b] = PanelBin{~std::uint64_t(0), 0, 1, 1, team};
+  }
+
+  // The symbolic bin of a row with `products` products.
+  KOKKOS_INLINE_FUNCTION int symbolic_bin_of(std::uint64_t products) const {
+    if (products == 0) return 0;
+    const int last = group_bins + team_bins;
+    for (int b = 1; b <= last; ++b) {
+      if (products <= bin[b].max_products) return b;
+    }
+    return last + 1;
+  }
+
+  // The numeric bin of a row with `products` products and `len` entries of C:
+  // group bins by products as in the symbolic phase (their scratch holds the
+  // products' bound), team bins when the row of C fits scratch, else global.
+  KOKKOS_INLINE_FUNCTION int numeric_bin_of(std::uint64_t products,
+                                            std::uint64_t len) const {
+    if (products == 0) return 0;
+    for (int b = 1; b <= group_bins; ++b) {
+      if (products <= bin[b].max_products) return b;
+    }
+    if (len <= static_cast<std::uint64_t>(numeric_capacity)) {
+      // The smallest team bin whose size class holds the row of C.
+      for (int b = group_bins + 1; b <= group_bins + team_bins; ++b) {
+        if (len <= bin[b].max_products) return b;
+      }
+    }
+    return global_bin();
+  }
+
+  // Numeric scratch capacity (C entries per row) of bin b.
+  int numeric_capacity_of(int b) const {
+    if (b <= group_bins) return static_cast<int>(bin[b].max_products);
+    return static_cast<int>(
+        std::min<std::uint64_t>(bin[b].max_products, static_cast<std::uint64_t>(numeric_capacity)));
+  }
+};
+
+}  // namespace libra::impl

@@ -1,0 +1,259 @@
+// The panel algorithm (ApSpGEMM in-core, SpgemmAlgorithm::panel) and `automatic`
+// against the reference Gustavson product, on every path: host dense
+// accumulators, scratch hash tables for thread groups and whole teams, the
+// global bitmap and in-place spill for rows too long for scratch.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include "libra/spgemm/spgemm.hpp"
+#include "support/compare.hpp"
+#include "support/test_space.hpp"
+
+namespace spgemm_panel_test {
+
+using libra::test::Device;
+using libra::test::Exec;
+using libra::SpgemmAlgorithm;
+
+template <class S, class O, class Off>
+struct Types {
+  using Scalar = S;
+  using Csr = libra::Csr<S, O, Off, Device>;
+  static bool is_double() { return std::is_same<S, double>::value; }
+  static double tol() {
+    return is_double() ? 1e-12 : 4 * std::numeric_limits<float>::epsilon();
+  }
+  static std::vector<double> scale(const std::vector<double>& largest,
+                                   const std::vector<double>& terms) {
+    if (is_double()) return largest;
+    std::vector<double> s(largest.size());
+    for (std::size_t i = 0; i < s.size(); ++i) s[i] = largest[i] * terms[i];
+    return s;
+  }
+};
+
+template <class T>
+class SpgemmPanel : public ::testing::Test {};
+using TypeList = ::testing::Types<Types<double, int, int>, Types<float, int, std::size_t>,
+                                  Types<double, std::int64_t, std::int64_t>>;
+TYPED_TEST_SUITE(SpgemmPanel, TypeList);
+
+template <class S>
+libra::ref::Matrix rounded(libra::ref::Matrix m) {
+  for (auto& v : m.val) v = static_cast<double>(static_cast<S>(v));
+  return m;
+}
+
+libra::ref::Matrix skewed(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t e = 0; e < 12 * n; ++e) {
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    const double v = std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto i = static_cast<std::int64_t>(u * u * u * (n - 1));
+    const auto j = static_cast<std::int64_t>(v * v * (n - 1));
+    if (i % 7 == 3) continue;  // empty rows
+    t.emplace_back(i, j, value(rng));
+  }
+  return libra::ref::from_triplets(n, n, t);
+}
+
+// Options that run the panel algorithm: by name, or through `automatic`.
+libra::SpgemmOptions panel(bool by_name = true) {
+  libra::SpgemmOptions o;
+  o.algorithm = by_name ? SpgemmAlgorithm::panel : SpgemmAlgorithm::automatic;
+  return o;
+}
+
+// The GPU-style (binned) path on every space; on a GPU it is the only path.
+libra::SpgemmOptions binned() {
+  auto o = panel();
+  o.dense_accumulator = false;
+  return o;
+}
+
+template <class T>
+libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
+                                 const libra::ref::Matrix& b0,
+                                 const libra::SpgemmOptions& options = panel()) {
+  using S = typename T::Scalar;
+  using Csr = typename T::Csr;
+  const auto a = rounded<S>(a0);
+  const auto b = rounded<S>(b0);
+  const auto A = libra::test::from_ref<S, typename Csr::ordinal_type,
+                                       typename Csr::offset_type, Device>(a);
+  const auto B = libra::test::from_ref<S, typename Csr::ordinal_type,
+                                       typename Csr::offset_type, Device>(b);
+  std::vector<double> largest, terms;
+  const auto expected = libra::ref::spgemm(a, b, &largest, &terms);
+  const auto scale = T::scale(largest, terms);
+  libra::SpgemmStats stats;
+  const auto C = libra::spgemm(Exec(), A, B, options, &stats);
+  auto got = libra::test::to_ref(C);
+  if (!options.sort_columns)
+    got = libra::ref::from_triplets(got.rows, got.cols, libra::ref::to_triplets(got));
+  EXPECT_TRUE(libra::test::same_matrix(expected, got, T::tol(), &scale))
+      << a.rows << "x" << a.cols << " * " << b.rows << "x" << b.cols;
+  EXPECT_EQ(stats.algorithm, SpgemmAlgorithm::panel);
+  EXPECT_EQ(stats.products, libra::ref::spgemm_products(a, b));
+  EXPECT_EQ(stats.flops, 2 * stats.products);
+  EXPECT_EQ(stats.nnz_c, static_cast<std::uint64_t>(expected.nnz()));
+  EXPECT_EQ(stats.chunks, 1);
+  if (options.memory_budget) EXPECT_LE(stats.peak_bytes, options.memory_budget);
+  return stats;
+}
+
+// Rows of A with products, the rows every phase must have handled once.
+std::uint64_t rows_with_products(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
+  std::uint64_t n = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    std::uint64_t p = 0;
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e) p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+    n += p > 0;
+  }
+  return n;
+}
+
+template <class T>
+void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
+  const std::uint64_t rows = rows_with_products(a, b);
+  for (const bool by_name : {true, false}) {
+    const auto st = check_product<T>(a, b, panel(by_name));
+    if (libra::LaunchTraits<Exec>::is_gpu) {
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+    } else {
+      EXPECT_EQ(st.paths.host_dense, rows);
+      EXPECT_EQ(st.paths.accumulate_host_dense, rows);
+    }
+  }
+  const auto st = check_product<T>(a, b, binned());
+  EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+  EXPECT_EQ(st.paths.accumulate_in_scratch + st.paths.accumulate_in_place, rows);
+  EXPECT_EQ(st.paths.host_dense, 0u);
+}
+
+TYPED_TEST(SpgemmPanel, RandomSquareAndRectangular) {
+  using libra::ref::random;
+  check_all_paths<TypeParam>(random(500, 500, 6, 1), random(500, 500, 6, 2));
+  check_all_paths<TypeParam>(random(300, 700, 5, 3), random(700, 200, 4, 4));
+  check_all_paths<TypeParam>(random(50, 3000, 40, 5), random(3000, 60, 3, 6));
+  check_all_paths<TypeParam>(random(4000, 20, 3, 7), random(20, 5000, 30, 8));
+}
+
+TYPED_TEST(SpgemmPanel, SkewedGraphs) {
+  const auto g = skewed(6000, 11);
+  check_all_paths<TypeParam>(g, g);
+  check_all_paths<TypeParam>(g, libra::ref::transpose(g));
+}
+
+TYPED_TEST(SpgemmPanel, EmptyAndDegenerate) {
+  using libra::ref::from_triplets;
+  using libra::ref::random;
+  check_all_paths<TypeParam>(from_triplets(0, 0, {}), from_triplets(0, 0, {}));
+  check_all_paths<TypeParam>(from_triplets(5, 0, {}), from_triplets(0, 7, {}));
+  check_all_paths<TypeParam>(from_triplets(4, 6, {}), random(6, 3, 2, 1));
+  check_all_paths<TypeParam>(random(30, 30, 3, 9, 0.9), random(30, 30, 3, 10, 0.9));
+  check_all_paths<TypeParam>(from_triplets(1, 1, {{0, 0, 3.0}}),
+                             from_triplets(1, 1, {{0, 0, 0.5}}));
+}
+
+// Every bin of the binned path: thread groups, teams, and the global spill.
+TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
+  using libra::ref::random;
+  // Rows of 3 to ~40,000 products: all the bins of the default scratch.
+  const auto a = random(600, 2000, 8, 31, 0.0);
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e) t.emplace_back(i, a.col[e], a.val[e]);
+  }
+  for (std::int64_t j = 0; j < 1800; j += 1) t.emplace_back(7, j, 0.25);  // a long row
+  for (std::int64_t j = 0; j < 300; j += 1) t.emplace_back(9, j, -0.5);   // a team row
+  const auto a2 = libra::ref::from_triplets(a.rows, a.cols, t);
+  const auto b = random(2000, 9000, 20, 32, 0.0);
+  const auto st = check_product<TypeParam>(a2, b, binned());
+  EXPECT_GT(st.paths.thread_groups, 0u);
+  EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team bins too
+  EXPECT_GT(st.paths.bitmap, 0u);
+  EXPECT_GT(st.paths.accumulate_in_scratch, 0u);
+}
+
+// A scratch budget too small for any table sends every row to the spill.
+TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
+  using libra::ref::random;
+  auto o = binned();
+  o.tuning.scratch_bytes = 64;
+  const auto a = random(400, 300, 7, 41);
+  const auto b = random(300, 500, 9, 42);
+  const auto st = check_product<TypeParam>(a, b, o);
+  const std::uint64_t rows = rows_with_products(a, b);
+  EXPECT_EQ(st.paths.bitmap, rows);
+  EXPECT_EQ(st.paths.accumulate_in_place, rows);
+  EXPECT_EQ(st.paths.hash_in_scratch, 0u);
+}
+
+// A matrix made only of rows too long for scratch.
+TYPED_TEST(SpgemmPanel, OnlyVeryLongRows) {
+  using libra::ref::random;
+  const auto a = random(6, 3000, 2500, 51, 0.0);
+  const auto b = random(3000, 4000, 30, 52, 0.0);
+  const auto st = check_product<TypeParam>(a, b, binned());
+  EXPECT_EQ(st.paths.bitmap, 6u);
+  check_product<TypeParam>(a, b);
+}
+
+TEST(SpgemmPanelHost, GroupsOfSeveralThreadsOnTheHost) {
+  if (libra::LaunchTraits<Exec>::is_gpu || Exec().concurrency() < 2) {
+    GTEST_SKIP() << Exec::name() << " runs teams of one thread";
+  }
+  auto o = binned();
+  o.tuning.host_team_threads = 2;
+  const auto g = skewed(3000, 61);
+  const auto st = check_product<Types<double, int, int>>(g, g, o);
+  EXPECT_GT(st.paths.thread_groups, 0u);
+  EXPECT_GT(st.paths.bitmap + st.paths.hash_in_scratch, st.paths.thread_groups);
+}
+
+TEST(SpgemmPanelHost, UnsortedColumnsWhenAllowed) {
+  auto o = panel();
+  o.sort_columns = false;
+  const auto g = skewed(3000, 71);
+  const auto st = check_product<Types<double, int, int>>(g, g, o);
+  if (!libra::LaunchTraits<Exec>::is_gpu) {
+    EXPECT_EQ(st.paths.unsorted, rows_with_products(g, g));
+  } else {
+    EXPECT_EQ(st.paths.unsorted, 0u);
+  }
+}
+
+// Numeric reuses the pattern: new values, same handle, same C; the handle's
+// memory stays flat over many calls.
+TEST(SpgemmPanelHandle, NumericReusesThePattern) {
+  using Csr = libra::Csr<double, int, int, Device>;
+  for (const bool dense : {true, false}) {
+    auto o = panel();
+    o.dense_accumulator = dense;
+    const auto g = skewed(2000, 81);
+    Csr A = libra::test::from_ref<double, int, int, Device>(g);
+    libra::SpgemmHandle<double, int, int, Device> h(o);
+    Csr C;
+    libra::spgemm_symbolic(Exec(), h, A, A, C);
+    EXPECT_EQ(h.algorithm(), SpgemmAlgorithm::panel);
+    libra::spgemm_numeric(Exec(), h, A, A, C);
+    const std::size_t bytes = h.workspace_bytes();
+    auto g2 = g;
+    for (auto& v : g2.val) v = v * 2 - 0.25;
+    const Csr A2 = libra::test::from_ref<double, int, int, Device>(g2);
+    const Csr A2same(A.num_rows, A.num_cols, A.row_map, A.col_idx, A2.values);
+    for (int r = 0; r < 20; ++r) libra::spgemm_numeric(Exec(), h, A2same, A2same, C);
+    EXPECT_EQ(h.workspace_bytes(), bytes);
+    std::vector<double> scale;
+    const auto expected = libra::ref::spgemm(g2, g2, &scale);
+    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-12, &scale));
+  }
+}
+
+}  // namespace spgemm_panel_test
