@@ -1,4 +1,7 @@
 // C = A * A (A * A^T for a rectangular A) per matrix and algorithm:
+//   spgemm/<matrix>/libra_auto      libra::spgemm with its defaults (what a user gets)
+//   spgemm/<matrix>/libra_panel     the panel algorithm (ApSpGEMM in-core)
+//   spgemm/<matrix>/libra_panel_unsorted   the same with sort_columns = false (host)
 //   spgemm/<matrix>/libra_outer     libra::spgemm, the outer-product algorithm
 //   spgemm/<matrix>/libra_outer_unsorted   the same with sort_columns = false
 //                                   (rows of C in any order, as Kokkos Kernels')
@@ -46,10 +49,28 @@ namespace cusparse = vendor::cusparse;
 
 namespace {
 
-enum class Algorithm { libra_outer, libra_outer_unsorted, kokkos_kernels, cusparse };
+enum class Algorithm {
+  libra_auto,
+  libra_panel,
+  libra_panel_unsorted,
+  libra_outer,
+  libra_outer_unsorted,
+  kokkos_kernels,
+  cusparse
+};
+
+bool is_libra(Algorithm a) {
+  return a != Algorithm::kokkos_kernels && a != Algorithm::cusparse;
+}
 
 const char* name_of(Algorithm a) {
   switch (a) {
+    case Algorithm::libra_auto:
+      return "libra_auto";
+    case Algorithm::libra_panel:
+      return "libra_panel";
+    case Algorithm::libra_panel_unsorted:
+      return "libra_panel_unsorted";
     case Algorithm::libra_outer:
       return "libra_outer";
     case Algorithm::libra_outer_unsorted:
@@ -63,10 +84,14 @@ const char* name_of(Algorithm a) {
 }
 
 std::vector<Algorithm> algorithms() {
-  std::vector<Algorithm> all{Algorithm::libra_outer};
-  // GPU paths sort C's rows whatever sort_columns says: the unsorted case would
+  std::vector<Algorithm> all{Algorithm::libra_auto, Algorithm::libra_panel,
+                            Algorithm::libra_outer};
+  // GPU paths sort C's rows whatever sort_columns says: the unsorted cases would
   // time the same code twice there.
-  if (is_host_exec<Exec>) all.push_back(Algorithm::libra_outer_unsorted);
+  if (is_host_exec<Exec>) {
+    all.push_back(Algorithm::libra_panel_unsorted);
+    all.push_back(Algorithm::libra_outer_unsorted);
+  }
   all.push_back(Algorithm::kokkos_kernels);
 #if defined(KOKKOS_ENABLE_CUDA)
   if (std::is_same<Exec, Kokkos::Cuda>::value) all.push_back(Algorithm::cusparse);
@@ -127,7 +152,7 @@ std::unique_ptr<Problem> load_problem(const MatrixSpec& spec) {
 // oracle: there Libra's result is the reference of the baselines, and Libra's own
 // (and a baseline's, when Libra fails on the graph) is checked by vector.
 const ref::Matrix* reference_for(Problem& p, Algorithm a) {
-  if (p.spec.is_rmat() && a == Algorithm::libra_outer) return nullptr;
+  if (p.spec.is_rmat() && is_libra(a)) return nullptr;
   if (!p.reference_tried) {
     p.reference_tried = true;
     if (!p.spec.is_rmat()) {
@@ -163,8 +188,9 @@ class Runner {
 
 class LibraRunner : public Runner {
  public:
-  LibraRunner(const Problem& p, bool sorted) : a_(widen(p.A)), b_(widen(p.B)) {
-    options_.algorithm = SpgemmAlgorithm::outer;
+  LibraRunner(const Problem& p, SpgemmAlgorithm algorithm, bool sorted)
+      : a_(widen(p.A)), b_(widen(p.B)) {
+    options_.algorithm = algorithm;
     options_.sort_columns = sorted;
   }
   void multiply() override {
@@ -177,6 +203,7 @@ class LibraRunner : public Runner {
   ref::Matrix result() const override { return csr_to_host(c_); }
   void annotate(benchmark::State& state) const override {
     add_value(state, "chunks", stats_.chunks);
+    add_value(state, "ran_panel", stats_.algorithm == SpgemmAlgorithm::panel ? 1 : 0);
     add_value(state, "workspace_MB",
               static_cast<double>(stats_.peak_bytes) / (1024.0 * 1024.0));
   }
@@ -253,10 +280,16 @@ class CusparseRunner : public Runner {
 std::unique_ptr<Runner> make_runner(Algorithm a, const Problem& p,
                                     const Options& options) {
   switch (a) {
+    case Algorithm::libra_auto:
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::automatic, true);
+    case Algorithm::libra_panel:
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::panel, true);
+    case Algorithm::libra_panel_unsorted:
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::panel, false);
     case Algorithm::libra_outer:
-      return std::make_unique<LibraRunner>(p, true);
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::outer, true);
     case Algorithm::libra_outer_unsorted:
-      return std::make_unique<LibraRunner>(p, false);
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::outer, false);
     case Algorithm::kokkos_kernels:
       return std::make_unique<KokkosKernelsRunner>(p);
     case Algorithm::cusparse:

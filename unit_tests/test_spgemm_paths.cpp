@@ -96,7 +96,7 @@ std::uint64_t rows_with_products(const libra::ref::Matrix& a,
 }
 
 TEST(SpgemmPaths, DefaultPathOfTheSpace) {
-  const auto st = multiply(long_rows_a(), wide_b(), {});
+  const auto st = multiply(long_rows_a(), wide_b(), outer_options());
   if (on_gpu) {
     EXPECT_EQ(st.paths.host_dense, 0u);
     EXPECT_GT(st.paths.bitmap, 0u);
@@ -443,7 +443,7 @@ TEST(SpgemmHandle, CrsMatrixSymbolicThenNumeric) {
 
 TEST(SpgemmStatsTest, PhaseTimesOnlyWhenAsked) {
   const auto g = libra::ref::random(500, 500, 10, 95);
-  auto st = multiply(g, g, {});
+  auto st = multiply(g, g, outer_options());
   EXPECT_EQ(st.seconds_expand + st.seconds_compress + st.seconds_wlt, 0.0);
   EXPECT_GT(st.seconds_total, 0.0);
   libra::SpgemmOptions o = outer_options();

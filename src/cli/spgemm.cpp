@@ -196,8 +196,9 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
                                   ": inner dimensions differ");
   }
   SpgemmOptions options;
-  options.algorithm =
-      args.algo == "outer" ? SpgemmAlgorithm::outer : SpgemmAlgorithm::automatic;
+  options.algorithm = args.algo == "outer"   ? SpgemmAlgorithm::outer
+                      : args.algo == "panel" ? SpgemmAlgorithm::panel
+                                             : SpgemmAlgorithm::automatic;
   std::string problem;
   options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
   options.phase_timings = args.phase_times;

@@ -31,7 +31,7 @@ struct AlgorithmResult {
 
 // The algorithms this build has: cusparse only in CUDA builds.
 inline std::vector<std::string> spgemm_algorithm_names() {
-  std::vector<std::string> names{"auto", "outer", "kk", "reference"};
+  std::vector<std::string> names{"auto", "panel", "outer", "kk", "reference"};
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
   names.push_back("cusparse");
 #endif
@@ -58,9 +58,9 @@ inline std::string check_spgemm_algorithm(std::string& algo) {
 
 inline std::string spgemm_algorithm_help() {
   std::string help =
-      "Algorithms: outer (lbGEMM, Libra), auto (Libra's choice: outer today), kk "
-      "(Kokkos\nKernels' spgemm, on the host), reference (the sequential host oracle "
-      "Libra's tests\nuse)";
+      "Algorithms: panel (ApSpGEMM in-core, Libra), outer (lbGEMM, Libra), auto "
+      "(Libra's\nchoice: panel), kk (Kokkos Kernels' spgemm, on the host), reference "
+      "(the sequential\nhost oracle Libra's tests use)";
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
   help += ", cusparse (cuSPARSE's SpGEMM)";
 #else
@@ -237,9 +237,7 @@ AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, con
   r.C = spgemm(exec, A, B, options, &r.stats);
   exec.fence();
   r.seconds = timer.seconds();
-  r.name =
-      to_string(options.algorithm == SpgemmAlgorithm::automatic ? SpgemmAlgorithm::outer
-                                                                : options.algorithm);
+  r.name = to_string(r.stats.algorithm);
   return r;
 }
 

@@ -760,9 +760,9 @@ class Flags(unittest.TestCase):
 
     def test_algorithms_this_build_has(self):
         help_text = libra("spgemm", "--help").stdout
-        if "auto|outer|kk|reference|cusparse" in help_text:
+        if "auto|panel|outer|kk|reference|cusparse" in help_text:
             self.skipTest("a CUDA build: cusparse is there")  # covered on the GPU
-        self.assertIn("auto|outer|kk|reference", help_text)
+        self.assertIn("auto|panel|outer|kk|reference", help_text)
         self.usage_error("spgemm", self.A, "--algo", "cusparse",
                          says="cusparse needs a CUDA build of Libra")
 
