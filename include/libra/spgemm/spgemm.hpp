@@ -51,14 +51,13 @@ class ProfilingRegion {
 };
 }  // namespace impl
 
-// Finds C's pattern: C gets its row_map and sorted column indices (see
-// SpgemmOptions::sort_columns), and values sized for spgemm_numeric (not yet
-// computed). Any earlier pattern of the handle is dropped first, so a call that
-// throws leaves the handle without a pattern (has_pattern() false) and C as it was.
+namespace impl {
+// The symbolic phase; `values_too` (one-shot products) lets an algorithm compute
+// C's values in the same pass when it can (then the plan says so).
 template <class Exec, class S, class O, class Off, class D>
 void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
                      const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
-                     Csr<S, O, Off, D>& C) {
+                     Csr<S, O, Off, D>& C, bool values_too) {
   impl::check_spgemm_operands<Exec>(A, B);
   const impl::ProfilingRegion region("libra::spgemm::symbolic");
   Kokkos::Timer total;
@@ -69,14 +68,17 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   using Handle = SpgemmHandle<S, O, Off, D>;
   const SpgemmAlgorithm algorithm = impl::choose_spgemm_algorithm(handle.options());
   impl::Pattern<O, Off, mem> c;
+  typename Csr<S, O, Off, D>::values_type values;
   if (algorithm == SpgemmAlgorithm::panel) {
     auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
     Kokkos::Timer analysis;
     impl::make_panel_plan(exec, plan, A, B, handle.options(), st,
                           impl::Temps<mem>(workspace));
+    plan.values_in_symbolic = values_too && plan.host_dense;
     impl::panel_end_phase(exec, plan, analysis, st.seconds_wlt);
     impl::panel_symbolic(exec, plan, A, B, st);
     c = plan.c;
+    values = plan.c_values;
   } else {
     auto& plan = handle.impl_plan().template emplace<typename Handle::outer_plan_type>();
     impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
@@ -92,12 +94,26 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   const std::uint64_t nnz = static_cast<std::uint64_t>(c.col.extent(0));
   checked_cast<Off>(nnz, "nnz(C)");
   st.nnz_c = nnz;
-  typename Csr<S, O, Off, D>::values_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+  if (values.extent(0) != nnz) {
+    values = typename Csr<S, O, Off, D>::values_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+  }
   C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, c.row_map, c.col, values);
   st.peak_bytes = workspace.peak_bytes();
   st.seconds_total = total.seconds();
   handle.impl_set_pattern(true);
+}
+}  // namespace impl
+
+// Finds C's pattern: C gets its row_map and sorted column indices (see
+// SpgemmOptions::sort_columns), and values sized for spgemm_numeric (not yet
+// computed). Any earlier pattern of the handle is dropped first, so a call that
+// throws leaves the handle without a pattern (has_pattern() false) and C as it was.
+template <class Exec, class S, class O, class Off, class D>
+void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
+                     const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                     Csr<S, O, Off, D>& C) {
+  impl::spgemm_symbolic(exec, handle, A, B, C, false);
 }
 
 // Computes C's values on the pattern from spgemm_symbolic. A and B must have the
@@ -164,10 +180,16 @@ template <class Exec, class S, class O, class Off, class D>
 Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
                          const Csr<S, O, Off, D>& B, const SpgemmOptions& options = {},
                          SpgemmStats* stats = nullptr) {
-  SpgemmHandle<S, O, Off, D> handle(options);
+  using Handle = SpgemmHandle<S, O, Off, D>;
+  Handle handle(options);
   Csr<S, O, Off, D> C;
-  spgemm_symbolic(exec, handle, A, B, C);
-  spgemm_numeric(exec, handle, A, B, C);
+  impl::spgemm_symbolic(exec, handle, A, B, C, true);
+  const auto* panel = std::get_if<typename Handle::panel_plan_type>(&handle.impl_plan());
+  if (panel && panel->values_in_symbolic) {
+    exec.fence();  // as spgemm_numeric does: the handle's temporaries go back now
+  } else {
+    spgemm_numeric(exec, handle, A, B, C);
+  }
   if (stats) *stats = handle.stats();
   return C;
 }

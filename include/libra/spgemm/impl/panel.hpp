@@ -161,6 +161,8 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           unique,
           {},
           {},
+          {},
+          {},
           {}};
       const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.order_size));
       Kokkos::parallel_for("libra::spgemm::panel::count_dense", policy, f);
@@ -172,6 +174,23 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.tag = static_cast<std::int64_t>(n);
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;
+      if (plan.sort_columns) {
+        f.seen = plan.temps.template view2<std::uint64_t>(
+            "libra::spgemm::panel::seen", workers,
+            (static_cast<std::size_t>(plan.num_cols) + 63) / 64);
+        Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
+      }
+      if (plan.values_in_symbolic) {
+        f.phase = F::Phase::fill_values;
+        f.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers,
+                                              static_cast<std::size_t>(plan.num_cols));
+        Kokkos::deep_copy(exec, f.sums, S(0));
+        plan.c_values = Kokkos::View<S*, mem>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
+            nnz);
+        f.c_val = plan.c_values;
+        st.paths.accumulate_host_dense += plan.order_size;
+      }
       Kokkos::parallel_for("libra::spgemm::panel::fill_dense", policy, f);
       st.paths.host_dense += plan.order_size;
       if (!plan.sort_columns) st.paths.unsorted += plan.order_size;
@@ -234,7 +253,9 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           {},
           plan.c.row_map,
           plan.c.col,
-          c_val};
+          c_val,
+          {},
+          {}};
       Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
                            DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)),
                            f);

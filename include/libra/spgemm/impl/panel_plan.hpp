@@ -40,6 +40,10 @@ struct PanelPlan {
   RowBins<mem, panel_bins> numeric_bins;
   bool sort_columns = true;
   bool phase_timings = false;
+  // A one-shot product (libra::spgemm) lets host dense accumulators compute the
+  // values in the symbolic fill pass: one pass over the products fewer.
+  bool values_in_symbolic = false;
+  Kokkos::View<S*, mem> c_values;  // C's values, when the symbolic pass made them
   Pattern<O, Off, mem> c;
   std::function<void(int, int)> progress;
 };
