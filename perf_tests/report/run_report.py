@@ -47,6 +47,8 @@ def parse_args():
     p.add_argument("--only", choices=BENCHMARKS, action="append",
                    help="run only this benchmark (repeatable)")
     p.add_argument("--filter", default="", help="run only cases whose name contains this")
+    p.add_argument("--skip", action="append", default=[],
+                   help="skip cases whose name contains this (repeatable)")
     p.add_argument("--repetitions", type=int, default=5, help="repetitions per case (median)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per case")
     p.add_argument("--time-budget", type=float, default=0,
@@ -215,6 +217,8 @@ def main():
     for bench in args.only or BENCHMARKS:
         exe = executable(args.build_dir, bench)
         for case in list_cases(exe, args, specs):
+            if any(s in case for s in args.skip):
+                continue
             if args.filter and args.filter not in case:
                 continue
             matrix, variant = case_parts(case)

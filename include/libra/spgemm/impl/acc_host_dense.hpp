@@ -1,15 +1,16 @@
 #pragma once
 // The accumulator of host spaces: each thread (picked by a UniqueToken) owns dense
 // arrays over C's columns, and rows are scheduled dynamically, heaviest first.
-//   count:   a mark per column (the row that last saw it) counts distinct columns;
-//   fill:    the same, writing each new column into C's row and setting its bit
-//            in a per-thread bitmap, then reading the bitmap in column order
-//            (sorted for O(n + range/64)); rows spread thin over a wide range
-//            are sorted with std::sort instead;
-//   numeric: the position of each column of C's row, then one add per product
-//            straight into C's values: no sort, no search;
-//   fill with values (a one-shot product): the fill, summing values in a dense
-//            array as it goes, then read back along the sorted row.
+// A per-thread bitmap of the columns seen (C's columns / 8 bytes: it stays in
+// cache where a mark per column would not) finds each row's distinct columns:
+//   count:   distinct columns per row (listed, so that their bits are cleared);
+//   fill:    the distinct columns written into C's row, then sorted by reading
+//            the bitmap in column order (O(n + range/64)), or with std::sort when
+//            the row is spread thin over a wide range;
+//   fill with values (a one-shot product): the fill, also summing values in a
+//            dense array, read back along the sorted row;
+//   numeric: the position of each column of C's row in a dense array, then one
+//            add per product straight into C's values: no sort, no search.
 // Launched on host spaces only (if constexpr at the call), so the operators are
 // plain host code and use std::sort.
 #include <Kokkos_Core.hpp>
@@ -23,25 +24,32 @@ namespace libra::impl {
 template <class Exec, class S, class O, class Off>
 struct HostDenseRows {
   using mem = typename Exec::memory_space;
-  enum class Phase { count, fill, numeric, fill_values };
+  enum class Phase { count, fill, fill_values, numeric };
+  template <class T>
+  using PerThread = Kokkos::View<T**, Kokkos::LayoutRight, mem>;
 
   RowProducts<S, O, Off, mem> products;
   Kokkos::View<const std::uint32_t*, mem> order;  // rows, heaviest first
-  // thread x columns. Count and fill: the last row (+ tag) that marked a
-  // column; numeric: the column's position in C's row.
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> marks;
   Kokkos::Experimental::UniqueToken<Exec> token;
   Phase phase = Phase::count;
-  std::int64_t tag = 0;  // added to row ids in the marks, so phases never collide
   bool sort = true;
   std::uint64_t columns = 0;
+  PerThread<std::uint64_t> seen;  // count, fill: column bits, 0 between rows
+  PerThread<O> list;              // count: the row's distinct columns
+  PerThread<S> sums;              // fill_values: 0 between rows
+  PerThread<Off> position;        // numeric: column -> position in C's row
   Kokkos::View<std::uint64_t*, mem> unique;  // count
   Kokkos::View<const Off*, mem> c_row_map;   // fill, numeric
   Kokkos::View<O*, mem> c_col;               // fill (written), numeric (read)
-  Kokkos::View<S*, mem> c_val;               // numeric, fill_values
-  Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;  // fill_values: thread x columns, 0
-  // fill: thread x column words, 0 between rows.
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> seen;
+  Kokkos::View<S*, mem> c_val;               // fill_values, numeric
+
+  static bool test_and_set(std::uint64_t* bits, O j) {
+    const std::uint64_t bit = std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63);
+    std::uint64_t& word = bits[static_cast<std::uint64_t>(j) >> 6];
+    const bool was = (word & bit) != 0;
+    word |= bit;
+    return was;
+  }
 
   // Sorts the row's distinct columns out[0, n), all in [lo, hi] and set in
   // `bits`, and leaves `bits` clear.
@@ -60,49 +68,54 @@ struct HostDenseRows {
       }
     } else {
       std::sort(out, out + n);
-      for (std::uint64_t t = 0; t < n; ++t) bits[static_cast<std::uint64_t>(out[t]) >> 6] = 0;
+      clear(out, n, bits);
     }
+  }
+
+  static void clear(const O* cols, std::uint64_t n, std::uint64_t* bits) {
+    for (std::uint64_t t = 0; t < n; ++t) bits[static_cast<std::uint64_t>(cols[t]) >> 6] = 0;
   }
 
   void operator()(const std::int64_t r) const {
     const std::int64_t i = order(r);
     const int id = token.acquire();
-    std::int64_t* mark = &marks(id, 0);
-    const std::int64_t me = tag + i;
     if (phase == Phase::count) {
+      std::uint64_t* bits = &seen(id, 0);
+      O* cols = &list(id, 0);
       std::uint64_t n = 0;
       products.for_thread(i, [&](const O j, Off, Off) {
-        if (mark[j] != me) {
-          mark[j] = me;
-          ++n;
-        }
+        if (!test_and_set(bits, j)) cols[n++] = j;
       });
+      clear(cols, n, bits);
       unique(i) = n;
     } else if (phase == Phase::fill || phase == Phase::fill_values) {
+      std::uint64_t* bits = &seen(id, 0);
       const Off base = c_row_map(i);
       O* out = c_col.data() + base;
       std::uint64_t n = 0;
       O lo = static_cast<O>(columns), hi = 0;
-      std::uint64_t* bits = sort ? &seen(id, 0) : nullptr;
-      const auto first_seen = [&](const O j) {
-        mark[j] = me;
+      const auto visit = [&](const O j) {
+        if (test_and_set(bits, j)) return;
         out[n++] = j;
-        if (bits) bits[static_cast<std::uint64_t>(j) >> 6] |= std::uint64_t(1) << (j & 63);
         lo = j < lo ? j : lo;
         hi = j > hi ? j : hi;
       };
       if (phase == Phase::fill) {
-        products.for_thread(i, [&](const O j, Off, Off) {
-          if (mark[j] != me) first_seen(j);
-        });
+        products.for_thread(i, [&](const O j, Off, Off) { visit(j); });
       } else {
         S* sum = &sums(id, 0);
         products.for_thread(i, [&](const O j, const Off p, const Off q) {
-          if (mark[j] != me) first_seen(j);
+          visit(j);
           sum[j] += products.value(p, q);
         });
       }
-      if (bits && n > 0) sort_row(out, n, lo, hi, bits);
+      if (n > 0) {
+        if (sort) {
+          sort_row(out, n, lo, hi, bits);
+        } else {
+          clear(out, n, bits);
+        }
+      }
       if (phase == Phase::fill_values) {
         S* sum = &sums(id, 0);
         S* val = c_val.data() + base;
@@ -112,15 +125,16 @@ struct HostDenseRows {
         }
       }
     } else {
+      Off* pos = &position(id, 0);
       const Off base = c_row_map(i);
       const Off end = c_row_map(i + 1);
       S* val = c_val.data();
       for (Off p = base; p < end; ++p) {
-        mark[c_col(p)] = p;
+        pos[c_col(p)] = p;
         val[p] = S(0);
       }
       products.for_thread(
-          i, [&](const O j, const Off p, const Off q) { val[mark[j]] += products.value(p, q); });
+          i, [&](const O j, const Off p, const Off q) { val[pos[j]] += products.value(p, q); });
     }
     token.release(id);
   }

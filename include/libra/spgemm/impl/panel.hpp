@@ -141,49 +141,38 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       order_heaviest_first(exec, plan);
-      const auto workers = LaunchTraits<Exec>::concurrent_workers(exec);
-      plan.marks = plan.temps.template view2<std::int64_t>(
-          "libra::spgemm::panel::marks", workers, static_cast<std::size_t>(plan.num_cols));
-      Kokkos::deep_copy(exec, plan.marks, std::int64_t(-1));
+      const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
+      const std::size_t columns = static_cast<std::size_t>(plan.num_cols);
+      if (!plan.values_in_symbolic) {  // kept for every numeric call
+        plan.positions = plan.temps.template view2<Off>("libra::spgemm::panel::positions",
+                                                        workers, columns);
+      }
       const TempsFrame<mem> frame(plan.temps);
-      const auto unique =
-          plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
-      Kokkos::deep_copy(exec, unique, std::uint64_t(0));
       using F = HostDenseRows<Exec, S, O, Off>;
-      F f{rp,
-          plan.order,
-          plan.marks,
-          Kokkos::Experimental::UniqueToken<Exec>(exec),
-          F::Phase::count,
-          0,
-          plan.sort_columns,
-          static_cast<std::uint64_t>(plan.num_cols),
-          unique,
-          {},
-          {},
-          {},
-          {},
-          {}};
+      F f;
+      f.products = rp;
+      f.order = plan.order;
+      f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
+      f.sort = plan.sort_columns;
+      f.columns = columns;
+      f.seen = plan.temps.template view2<std::uint64_t>("libra::spgemm::panel::seen",
+                                                        workers, (columns + 63) / 64);
+      Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
+      f.list = plan.temps.template view2<O>("libra::spgemm::panel::list", workers, columns);
+      f.unique = plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
+      Kokkos::deep_copy(exec, f.unique, std::uint64_t(0));
       const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.order_size));
       Kokkos::parallel_for("libra::spgemm::panel::count_dense", policy, f);
-      const std::uint64_t nnz =
-          exclusive_scan(exec, "libra::spgemm::panel::scan", unique, plan.c.row_map, "nnz(C)");
+      const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
+                                               plan.c.row_map, "nnz(C)");
       plan.c.col = Kokkos::View<O*, mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
       f.phase = F::Phase::fill;
-      f.tag = static_cast<std::int64_t>(n);
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;
-      if (plan.sort_columns) {
-        f.seen = plan.temps.template view2<std::uint64_t>(
-            "libra::spgemm::panel::seen", workers,
-            (static_cast<std::size_t>(plan.num_cols) + 63) / 64);
-        Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
-      }
       if (plan.values_in_symbolic) {
         f.phase = F::Phase::fill_values;
-        f.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers,
-                                              static_cast<std::size_t>(plan.num_cols));
+        f.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers, columns);
         Kokkos::deep_copy(exec, f.sums, S(0));
         plan.c_values = Kokkos::View<S*, mem>(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
@@ -242,20 +231,15 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       using F = HostDenseRows<Exec, S, O, Off>;
-      F f{rp,
-          plan.order,
-          plan.marks,
-          Kokkos::Experimental::UniqueToken<Exec>(exec),
-          F::Phase::numeric,
-          0,
-          plan.sort_columns,
-          static_cast<std::uint64_t>(plan.num_cols),
-          {},
-          plan.c.row_map,
-          plan.c.col,
-          c_val,
-          {},
-          {}};
+      F f;
+      f.products = rp;
+      f.order = plan.order;
+      f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
+      f.phase = F::Phase::numeric;
+      f.position = plan.positions;
+      f.c_row_map = plan.c.row_map;
+      f.c_col = plan.c.col;
+      f.c_val = c_val;
       Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
                            DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)),
                            f);

@@ -3,6 +3,7 @@
 // pre-analysis that starts it: per row of A its products (the upper bound of its
 // row of C) and their total, in one pass on the device.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,12 +32,13 @@ struct PanelPlan {
   std::size_t budget = 0;
   std::uint64_t total_products = 0;
   Kokkos::View<std::uint64_t*, mem> products;  // per row of A
-  // Host spaces with dense accumulators: rows heaviest first, and the per-thread
-  // marks over C's columns. Otherwise: the numeric phase's bins.
+  // Host spaces with dense accumulators: rows heaviest first, and the numeric
+  // phase's per-thread positions over C's columns (made by its first call).
+  // Otherwise: the numeric phase's bins.
   bool host_dense = false;
   Kokkos::View<std::uint32_t*, mem> order;
   std::size_t order_size = 0;  // rows with products, first in `order`
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> marks;
+  Kokkos::View<Off**, Kokkos::LayoutRight, mem> positions;
   RowBins<mem, panel_bins> numeric_bins;
   bool sort_columns = true;
   bool phase_timings = false;
@@ -48,10 +50,12 @@ struct PanelPlan {
   std::function<void(int, int)> progress;
 };
 
-// Per-thread dense marks over C's columns (host spaces): bytes they would take.
-template <class Exec>
+// Per-thread dense arrays over C's columns (host spaces): bytes they take at
+// most (a column list or positions, values, a bitmap).
+template <class Exec, class S, class O, class Off>
 std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
-  return LaunchTraits<Exec>::concurrent_workers(exec) * columns * sizeof(std::int64_t);
+  return LaunchTraits<Exec>::concurrent_workers(exec) * columns *
+         (std::max(sizeof(O), sizeof(Off)) + sizeof(S) + 1);
 }
 
 // Bytes of the plan's per-row arrays and the symbolic phase's temporaries: row
@@ -113,7 +117,7 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if constexpr (is_host_exec<Exec>) {
     plan.host_dense =
         options.dense_accumulator &&
-        panel_host_dense_bytes(exec, static_cast<std::uint64_t>(B.num_cols)) <=
+        panel_host_dense_bytes<Exec, S, O, Off>(exec, static_cast<std::uint64_t>(B.num_cols)) <=
             plan.budget / 4;
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;

@@ -41,7 +41,7 @@ struct PanelShape {
   // Threads of the teams that handle rows too long for scratch.
   int global_threads = 1;
 
-  int global_bin() const { return group_bins + team_bins + 1; }
+  KOKKOS_INLINE_FUNCTION int global_bin() const { return group_bins + team_bins + 1; }
 
   PanelShape() : PanelShape(SpgemmOptions::Tuning{}, 8.0) {}
   // `products_per_entry`: the matrix's average products per nonzero of A (the
