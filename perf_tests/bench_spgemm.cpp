@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include "harness.hpp"
+#include "kernel_timer.hpp"
 #include "host_check.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/spgemm/spgemm.hpp"
@@ -360,6 +361,17 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
       return;
     }
     current_case.nnz_c = current_case.runner->nnz_c();
+    if (std::getenv("LIBRA_BENCH_KERNEL_TIMES")) {
+      current_case.runner->release();
+      Exec().fence();
+      KernelTimer::start();
+      Kokkos::Timer wall;
+      current_case.runner->multiply();
+      Exec().fence();
+      const double seconds = wall.seconds();
+      KernelTimer::stop();
+      KernelTimer::print(name, seconds);
+    }
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }
