@@ -132,7 +132,9 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   }
   const auto st = check_product<T>(a, b, binned());
   EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
-  EXPECT_EQ(st.paths.accumulate_in_scratch + st.paths.accumulate_in_place, rows);
+  EXPECT_EQ(st.paths.accumulate_in_scratch + st.paths.accumulate_dense +
+                st.paths.accumulate_in_place,
+            rows);
   EXPECT_EQ(st.paths.host_dense, 0u);
 }
 
@@ -191,8 +193,13 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
   const auto st = check_product<TypeParam>(a, b, o);
   const std::uint64_t rows = rows_with_products(a, b);
   EXPECT_EQ(st.paths.bitmap, rows);
-  EXPECT_EQ(st.paths.accumulate_in_place, rows);
+  EXPECT_EQ(st.paths.accumulate_dense, rows);
   EXPECT_EQ(st.paths.hash_in_scratch, 0u);
+  // Without dense arrays for long rows: atomics in place, in C's values.
+  o.tuning.dense_long_rows = false;
+  const auto in_place = check_product<TypeParam>(a, b, o);
+  EXPECT_EQ(in_place.paths.accumulate_in_place, rows);
+  EXPECT_EQ(in_place.paths.accumulate_dense, 0u);
 }
 
 // A matrix made only of rows too long for scratch.

@@ -46,7 +46,7 @@ struct SpgemmOptions {
     // A small value sends rows that would fit scratch to the bitmap, dense and
     // global-memory paths, so small tests walk them.
     int scratch_bytes = 0;
-    // Long rows in the numeric phase (GPU-style path): per-team dense
+    // Long rows in the numeric phase (GPU-style paths of both algorithms): per-team dense
     // accumulators when the budget allows them (true), or atomics straight into
     // C's values (false: what runs when dense arrays do not fit).
     bool dense_long_rows = true;

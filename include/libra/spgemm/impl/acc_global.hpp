@@ -29,13 +29,16 @@ struct BitmapRows {
   Kokkos::View<const Off*, mem> c_row_map;                         // fill
   Kokkos::View<O*, mem> c_col;                                     // fill
 
+  static std::size_t scratch_bytes() { return prefix_scratch_bytes<Exec>(); }
+
   KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const PrefixScratch<Exec> prefix(m.team_scratch(0), team_prefix_entries);
     const auto bits =
         Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
     const std::int64_t words = static_cast<std::int64_t>(bitmap.extent(1));
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
-      products.for_team(m, i, [&](const O j, Off, Off) {
+      products.for_team(m, i, prefix, [&](const O j, Off, Off) {
         const std::uint64_t bit = std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63);
         std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
         if (!(word & bit)) Kokkos::atomic_fetch_or(&word, bit);
@@ -83,7 +86,10 @@ struct AccumulateRowsInPlace {
   Kokkos::View<const O*, mem> c_col;
   Kokkos::View<S*, mem> c_val;
 
+  static std::size_t scratch_bytes() { return prefix_scratch_bytes<Exec>(); }
+
   KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const PrefixScratch<Exec> prefix(m.team_scratch(0), team_prefix_entries);
     const std::int64_t i = rows(first + m.league_rank());
     const Off base = c_row_map(i);
     const int len = static_cast<int>(c_row_map(i + 1) - base);
@@ -91,9 +97,50 @@ struct AccumulateRowsInPlace {
                          [&](const int t) { c_val(base + t) = S(0); });
     m.team_barrier();
     const auto cols = Kokkos::subview(c_col, Kokkos::make_pair(base, base + len));
-    products.for_team(m, i, [&](const O j, const Off p, const Off q) {
+    products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
       Kokkos::atomic_add(&c_val(base + find_sorted(cols, len, j)), products.value(p, q));
     });
+  }
+};
+
+// Numeric, long rows, when the budget allows: each team owns a dense array over
+// C's columns (zero between rows), adds each product at its column, then reads
+// the row back along C's pattern and zeroes what it used. One atomic per product,
+// no search.
+template <class Exec, class S, class O, class Off>
+struct AccumulateRowsDense {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+
+  RowProducts<S, O, Off, mem> products;
+  Kokkos::View<const std::uint32_t*, mem> rows;
+  std::size_t first = 0, count = 0;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;  // slot x columns, 0
+  Kokkos::View<const Off*, mem> c_row_map;
+  Kokkos::View<const O*, mem> c_col;
+  Kokkos::View<S*, mem> c_val;
+
+  static std::size_t scratch_bytes() { return prefix_scratch_bytes<Exec>(); }
+
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const PrefixScratch<Exec> prefix(m.team_scratch(0), team_prefix_entries);
+    const auto sum =
+        Kokkos::subview(dense, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
+    for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
+      const std::int64_t i = rows(first + r);
+      products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
+        Kokkos::atomic_add(&sum(j), products.value(p, q));
+      });
+      m.team_barrier();
+      const Off base = c_row_map(i);
+      const Off end = c_row_map(i + 1);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, base, end), [&](const Off t) {
+        const O j = c_col(t);
+        c_val(t) = sum(j);
+        sum(j) = S(0);
+      });
+      m.team_barrier();
+    }
   }
 };
 

@@ -76,7 +76,8 @@ struct HashRowsInScratch {
   Kokkos::View<O*, mem> c_col;
 
   static std::size_t scratch_bytes(int table, int groups) {
-    return keys_scratch::shmem_size(static_cast<std::size_t>(table) * groups);
+    return keys_scratch::shmem_size(static_cast<std::size_t>(table) * groups) +
+           (groups == 1 ? prefix_scratch_bytes<Exec>() : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
@@ -101,7 +102,8 @@ struct HashRowsInScratch {
     if (active) {
       const auto insert = [&](const O j, Off, Off) { hash_insert(keys, mask, j, empty); };
       if (team_bin) {
-        products.for_team(m, i, insert);
+        products.for_team(m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries),
+                          insert);
       } else {
         products.for_group(m, i, insert);
       }

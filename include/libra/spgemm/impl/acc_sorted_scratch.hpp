@@ -45,7 +45,8 @@ struct AccumulateRowsInScratch {
 
   static std::size_t scratch_bytes(int capacity, int groups) {
     const std::size_t n = static_cast<std::size_t>(capacity) * groups;
-    return vals_scratch::shmem_size(n) + cols_scratch::shmem_size(n);
+    return vals_scratch::shmem_size(n) + cols_scratch::shmem_size(n) +
+           (groups == 1 ? prefix_scratch_bytes<Exec>() : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
@@ -78,7 +79,8 @@ struct AccumulateRowsInScratch {
         Kokkos::atomic_add(&vals(find_sorted(cols, len, j)), products.value(p, q));
       };
       if (team_bin) {
-        products.for_team(m, i, add);
+        products.for_team(m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries),
+                          add);
       } else {
         products.for_group(m, i, add);
       }

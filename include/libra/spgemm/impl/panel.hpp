@@ -109,11 +109,10 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
   using F = BitmapRows<Exec, S, O, Off, Fill>;
   F f{rp, bins.rows, bins.begin[shape.global_bin()], big, bitmap, unique,
       plan.c.row_map, plan.c.col};
+  Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
   Kokkos::parallel_for(Fill ? "libra::spgemm::panel::fill_bitmap"
                             : "libra::spgemm::panel::count_bitmap",
-                       Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(slots),
-                                                shape.global_threads),
-                       f);
+                       policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
 }
 
 template <class Exec, class Plan>
@@ -215,6 +214,20 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                                       static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
         },
         plan.temps);
+    // Per-team dense accumulators for the rows of C too long for scratch, when
+    // the budget allows (zeroed once; the kernel leaves them zero).
+    const std::size_t big = plan.numeric_bins.size(shape.global_bin());
+    const std::size_t row_bytes = static_cast<std::size_t>(plan.num_cols) * sizeof(S) + 1;
+    const std::size_t slots =
+        plan.dense_long_rows
+            ? std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
+                                     plan.budget / 8 / row_bytes})
+            : 0;
+    if (slots > 0) {
+      plan.dense = plan.temps.template view2<S>("libra::spgemm::panel::dense", slots,
+                                                static_cast<std::size_t>(plan.num_cols));
+      Kokkos::deep_copy(exec, plan.dense, S(0));
+    }
   }
   if (plan.progress) plan.progress(1, 2);
 }
@@ -262,13 +275,25 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                          F::scratch_bytes(capacity, bin.groups), f);
     }
     if (const std::size_t big = bins.size(shape.global_bin())) {
-      st.paths.accumulate_in_place += big;
-      using F = AccumulateRowsInPlace<Exec, S, O, Off>;
-      Kokkos::parallel_for(
-          "libra::spgemm::panel::numeric_global",
-          Kokkos::TeamPolicy<Exec>(exec, static_cast<int>(big), shape.global_threads),
-          F{rp, bins.rows, bins.begin[shape.global_bin()], plan.c.row_map, plan.c.col,
-            c_val});
+      const std::size_t first = bins.begin[shape.global_bin()];
+      if (plan.dense.extent(0) > 0) {
+        st.paths.accumulate_dense += big;
+        using F = AccumulateRowsDense<Exec, S, O, Off>;
+        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(plan.dense.extent(0)),
+                                        shape.global_threads);
+        Kokkos::parallel_for(
+            "libra::spgemm::panel::numeric_dense",
+            policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+            F{rp, bins.rows, first, big, plan.dense, plan.c.row_map, plan.c.col, c_val});
+      } else {
+        st.paths.accumulate_in_place += big;
+        using F = AccumulateRowsInPlace<Exec, S, O, Off>;
+        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big), shape.global_threads);
+        Kokkos::parallel_for(
+            "libra::spgemm::panel::numeric_global",
+            policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+            F{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val});
+      }
     }
   }
   panel_end_phase(exec, plan, timer, st.seconds_compress);

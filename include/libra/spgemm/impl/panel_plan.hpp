@@ -40,6 +40,10 @@ struct PanelPlan {
   std::size_t order_size = 0;  // rows with products, first in `order`
   Kokkos::View<Off**, Kokkos::LayoutRight, mem> positions;
   RowBins<mem, panel_bins> numeric_bins;
+  // Numeric, rows of C too long for scratch: per-team dense arrays over C's
+  // columns (SpgemmOptions::tuning.dense_long_rows), else atomics in place.
+  bool dense_long_rows = true;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;
   bool sort_columns = true;
   bool phase_timings = false;
   // A one-shot product (libra::spgemm) lets host dense accumulators compute the
@@ -121,6 +125,7 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
             plan.budget / 4;
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
+  plan.dense_long_rows = options.tuning.dense_long_rows;
   const std::uint64_t fixed = panel_fixed_bytes(n);
   if (plan.budget <= fixed) {
     throw ArgumentError("spgemm: the memory budget of " + std::to_string(plan.budget) +

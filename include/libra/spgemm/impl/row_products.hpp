@@ -8,6 +8,17 @@
 
 namespace libra::impl {
 
+// Team scratch for RowProducts::for_team's flattening: rows of A with up to 512
+// nonzeros are flattened (4 KiB), longer ones go across their nonzeros.
+inline constexpr int team_prefix_entries = 513;
+template <class Exec>
+using PrefixScratch =
+    Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+template <class Exec>
+std::size_t prefix_scratch_bytes() {
+  return PrefixScratch<Exec>::shmem_size(team_prefix_entries);
+}
+
 template <class Scalar, class Ordinal, class Offset, class MemSpace>
 struct RowProducts {
   Kokkos::View<const Offset*, MemSpace> a_row_map;
@@ -33,25 +44,52 @@ struct RowProducts {
     }
   }
 
-  // A whole team (threads without vector lanes) owns the row: across the
-  // nonzeros of A(i,:) when there are enough to occupy every thread, else across
-  // each row of B in turn (a row of A with a few nonzeros on hub rows of B).
-  template <class Member, class F>
-  KOKKOS_INLINE_FUNCTION void for_team(const Member& m, std::int64_t i,
+  // A whole team (threads without vector lanes) owns the row. With `prefix`
+  // (team scratch of at least nnz(A(i,:)) + 1 entries) the row's products are
+  // flattened: a scan of the B-row lengths, then one index per product spread
+  // evenly over the threads, each finding its nonzero of A by binary search in
+  // scratch (balanced whatever the mix of short and hub rows of B). Rows of A
+  // too long for `prefix` go across their nonzeros of A, which are many.
+  template <class Member, class Prefix, class F>
+  KOKKOS_INLINE_FUNCTION void for_team(const Member& m, std::int64_t i, const Prefix& prefix,
                                        const F& f) const {
     const Offset begin = a_row_map(i), end = a_row_map(i + 1);
-    if (end - begin >= static_cast<Offset>(m.team_size())) {
+    const std::int64_t n = static_cast<std::int64_t>(end - begin);
+    if (n + 1 > static_cast<std::int64_t>(prefix.extent(0))) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end), [&](const Offset p) {
         const Ordinal k = a_col(p);
         for (Offset q = b_row_map(k); q < b_row_map(k + 1); ++q) f(b_col(q), p, q);
       });
-    } else {
-      for (Offset p = begin; p < end; ++p) {
-        const Ordinal k = a_col(p);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, b_row_map(k), b_row_map(k + 1)),
-                             [&](const Offset q) { f(b_col(q), p, q); });
-      }
+      return;
     }
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, n),
+                          [&](const std::int64_t t, std::int64_t& sum, const bool final) {
+                            const Ordinal k = a_col(begin + t);
+                            const auto len =
+                                static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+                            if (final) {
+                              if (t == 0) prefix(0) = 0;
+                              prefix(t + 1) = sum + len;
+                            }
+                            sum += len;
+                          });
+    m.team_barrier();
+    const std::int64_t total = n > 0 ? prefix(n) : 0;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const std::int64_t x) {
+      std::int64_t lo = 0, hi = n - 1;  // the last t with prefix(t) <= x
+      while (lo < hi) {
+        const std::int64_t mid = (lo + hi + 1) >> 1;
+        if (prefix(mid) <= x) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      const Offset p = begin + static_cast<Offset>(lo);
+      const Ordinal k = a_col(p);
+      const Offset q = b_row_map(k) + static_cast<Offset>(x - prefix(lo));
+      f(b_col(q), p, q);
+    });
   }
 
   // Sequentially, on one host thread.
