@@ -180,6 +180,7 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
   EXPECT_GT(st.paths.thread_groups, 0u);
   EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team bins too
   EXPECT_GT(st.paths.bitmap, 0u);
+  EXPECT_EQ(st.paths.bitmap_in_scratch, st.paths.bitmap);  // 9,000 columns fit scratch
   EXPECT_GT(st.paths.accumulate_in_scratch, 0u);
 }
 
@@ -189,17 +190,21 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
   auto o = binned();
   o.tuning.scratch_bytes = 64;
   const auto a = random(400, 300, 7, 41);
-  const auto b = random(300, 500, 9, 42);
-  const auto st = check_product<TypeParam>(a, b, o);
-  const std::uint64_t rows = rows_with_products(a, b);
-  EXPECT_EQ(st.paths.bitmap, rows);
-  EXPECT_EQ(st.paths.accumulate_dense, rows);
-  EXPECT_EQ(st.paths.hash_in_scratch, 0u);
-  // Without dense arrays for long rows: atomics in place, in C's values.
-  o.tuning.dense_long_rows = false;
-  const auto in_place = check_product<TypeParam>(a, b, o);
-  EXPECT_EQ(in_place.paths.accumulate_in_place, rows);
-  EXPECT_EQ(in_place.paths.accumulate_dense, 0u);
+  for (const std::int64_t columns : {300, 5000}) {  // bitmap in scratch, then global
+    const auto b = random(300, columns, 9, 42);
+    const auto st = check_product<TypeParam>(a, b, o);
+    const std::uint64_t rows = rows_with_products(a, b);
+    EXPECT_EQ(st.paths.bitmap, rows);
+    EXPECT_EQ(st.paths.bitmap_in_scratch, columns == 300 ? rows : 0u);
+    EXPECT_EQ(st.paths.accumulate_dense, rows);
+    EXPECT_EQ(st.paths.hash_in_scratch, 0u);
+    // Without dense arrays for long rows: atomics in place, in C's values.
+    auto in_place_options = o;
+    in_place_options.tuning.dense_long_rows = false;
+    const auto in_place = check_product<TypeParam>(a, b, in_place_options);
+    EXPECT_EQ(in_place.paths.accumulate_in_place, rows);
+    EXPECT_EQ(in_place.paths.accumulate_dense, 0u);
+  }
 }
 
 // A matrix made only of rows too long for scratch.

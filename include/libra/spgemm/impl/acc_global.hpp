@@ -29,13 +29,34 @@ struct BitmapRows {
   Kokkos::View<const Off*, mem> c_row_map;                         // fill
   Kokkos::View<O*, mem> c_col;                                     // fill
 
-  static std::size_t scratch_bytes() { return prefix_scratch_bytes<Exec>(); }
+  // Words of a bitmap held in team scratch instead (0: the global `bitmap`):
+  // when C's columns fit scratch, the atomics stay on the multiprocessor.
+  int scratch_words = 0;
+  using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
+                                    Kokkos::MemoryUnmanaged>;
+
+  static std::size_t scratch_bytes(int scratch_words) {
+    return prefix_scratch_bytes<Exec>() + (scratch_words ? bits_scratch::shmem_size(scratch_words) : 0);
+  }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
     const PrefixScratch<Exec> prefix(m.team_scratch(0), team_prefix_entries);
-    const auto bits =
-        Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
-    const std::int64_t words = static_cast<std::int64_t>(bitmap.extent(1));
+    if (scratch_words > 0) {
+      const bits_scratch bits(m.team_scratch(0), scratch_words);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, scratch_words),
+                           [&](const int w) { bits(w) = 0; });
+      m.team_barrier();
+      rows_with(m, prefix, bits, static_cast<std::int64_t>(scratch_words));
+    } else {
+      const auto bits =
+          Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
+      rows_with(m, prefix, bits, static_cast<std::int64_t>(bitmap.extent(1)));
+    }
+  }
+
+  template <class Bits>
+  KOKKOS_FUNCTION void rows_with(const Member& m, const PrefixScratch<Exec>& prefix,
+                                 const Bits& bits, const std::int64_t words) const {
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
       products.for_team(m, i, prefix, [&](const O j, Off, Off) {

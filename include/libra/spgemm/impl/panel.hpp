@@ -98,6 +98,23 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
   if (big == 0) return;
   if (!Fill) paths.bitmap += big;
   const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
+  using F = BitmapRows<Exec, S, O, Off, Fill>;
+  const char* label =
+      Fill ? "libra::spgemm::panel::fill_bitmap" : "libra::spgemm::panel::count_bitmap";
+  const std::size_t first = bins.begin[shape.global_bin()];
+  // In team scratch when C's columns fit it, else one global bitmap per team.
+  if (F::scratch_bytes(static_cast<int>(std::min<std::size_t>(words, 1 << 20))) <=
+      static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>()) {
+    if (!Fill) paths.bitmap_in_scratch += big;
+    const int scratch_words = static_cast<int>(words);
+    F f{rp, bins.rows, first, big, {}, unique, plan.c.row_map, plan.c.col, scratch_words};
+    const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
+    Kokkos::TeamPolicy<Exec> policy(exec, league, shape.global_threads);
+    Kokkos::parallel_for(
+        label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))),
+        f);
+    return;
+  }
   const std::size_t per_slot = words * 8 + 1;
   const std::size_t slots = std::max<std::size_t>(
       1, std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
@@ -106,13 +123,10 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
   const auto bitmap = plan.temps.template view2<std::uint64_t>(
       "libra::spgemm::panel::bitmap", slots, words);
   Kokkos::deep_copy(exec, bitmap, std::uint64_t(0));
-  using F = BitmapRows<Exec, S, O, Off, Fill>;
-  F f{rp, bins.rows, bins.begin[shape.global_bin()], big, bitmap, unique,
-      plan.c.row_map, plan.c.col};
+  F f{rp, bins.rows, first, big, bitmap, unique, plan.c.row_map, plan.c.col, 0};
   Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
-  Kokkos::parallel_for(Fill ? "libra::spgemm::panel::fill_bitmap"
-                            : "libra::spgemm::panel::count_bitmap",
-                       policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))),
+                       f);
 }
 
 template <class Exec, class Plan>
@@ -199,7 +213,15 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         exclusive_scan(exec, "libra::spgemm::panel::scan", unique, plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
-    panel_symbolic_bins<true>(exec, plan, A, B, bins, unique, st.paths);
+    const auto c_map = plan.c.row_map;
+    const auto fill_bins = bin_rows<panel_bins>(
+        exec, plan.num_rows,
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          return shape.fill_bin_of(products(i),
+                                   static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
+        },
+        plan.temps);
+    panel_symbolic_bins<true>(exec, plan, A, B, fill_bins, unique, st.paths);
   }
   panel_end_phase(exec, plan, timer, st.seconds_compress);
   if (!plan.host_dense) {

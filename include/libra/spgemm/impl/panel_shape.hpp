@@ -94,6 +94,21 @@ struct PanelShape {
     return last + 1;
   }
 
+  // The fill bin of a row with `products` products and `len` distinct columns
+  // (known after counting): group bins by products as when counting; longer rows
+  // get the team bin whose hash table holds twice their row of C (fewer slots to
+  // sort than a table sized by products, which count duplicates).
+  KOKKOS_INLINE_FUNCTION int fill_bin_of(std::uint64_t products, std::uint64_t len) const {
+    if (products == 0) return 0;
+    for (int b = 1; b <= group_bins; ++b) {
+      if (products <= bin[b].max_products) return b;
+    }
+    for (int b = group_bins + 1; b <= group_bins + team_bins; ++b) {
+      if (len <= bin[b].max_products) return b;
+    }
+    return global_bin();
+  }
+
   // The numeric bin of a row with `products` products and `len` entries of C:
   // group bins by products as in the symbolic phase (their scratch holds the
   // products' bound), team bins when the row of C fits scratch, else global.
