@@ -11,10 +11,24 @@
 #include <cstdint>
 
 #include "libra/core/spaces.hpp"
-#include "libra/spgemm/impl/acc_sorted_scratch.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 
 namespace libra::impl {
+
+// Position of `key` in the sorted cols[0, n) (it is there).
+template <class Cols, class Key>
+KOKKOS_INLINE_FUNCTION int find_sorted(const Cols& cols, int n, Key key) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (cols(mid) < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
 
 template <class Exec, class S, class O, class Off, bool Fill>
 struct BitmapRows {

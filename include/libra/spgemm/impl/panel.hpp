@@ -12,9 +12,9 @@
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
+#include "libra/spgemm/impl/acc_hash_numeric.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/acc_host_dense.hpp"
-#include "libra/spgemm/impl/acc_sorted_scratch.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
@@ -288,13 +288,13 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       const std::size_t rows = bins.size(b);
       if (rows == 0) continue;
       st.paths.accumulate_in_scratch += rows;
-      using F = AccumulateRowsInScratch<Exec, S, O, Off>;
+      using F = AccumulateRowsInHash<Exec, S, O, Off>;
       const auto& bin = shape.bin[b];
-      const int capacity = shape.numeric_capacity_of(b);
-      F f{rp,          bins.rows, bins.begin[b],    rows, capacity, bin.groups,
-          plan.c.row_map, plan.c.col, c_val};
-      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_scratch", shape, b, rows,
-                         F::scratch_bytes(capacity, bin.groups), f);
+      const int table = numeric_table_for(shape.numeric_capacity_of(b));
+      F f{rp,         bins.rows, bins.begin[b], rows, table, bin.groups, plan.c.row_map,
+          plan.c.col, c_val};
+      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_hash", shape, b, rows,
+                         F::scratch_bytes(table, bin.groups), f);
     }
     if (const std::size_t big = bins.size(shape.global_bin())) {
       const std::size_t first = bins.begin[shape.global_bin()];

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/impl/row_products.hpp"
 #include "libra/spgemm/options.hpp"
 
 namespace libra::impl {
@@ -51,7 +52,8 @@ struct PanelShape {
     if (tuning.scratch_bytes > 0) scratch = std::min(scratch, tuning.scratch_bytes);
     scratch = std::max(scratch, 0);
     const int key_bytes = static_cast<int>(sizeof(Ordinal));
-    const int entry_bytes = static_cast<int>(sizeof(Ordinal) + sizeof(Scalar));
+    // Numeric hash slots: column, value and position in C's row.
+    const int slot_bytes = static_cast<int>(sizeof(Ordinal) + sizeof(Scalar) + sizeof(int));
     const int host_threads = tuning.host_team_threads > 0 ? tuning.host_team_threads : 1;
     // Lanes per row (Algorithm 2's starting point): enough to sweep an average
     // row of B in one step, at least 4 and at most a warp.
@@ -62,7 +64,7 @@ struct PanelShape {
     for (int table = 32; table <= 256 && b < panel_bins - 1; table *= 2) {
       const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
       const int m = Traits::is_gpu ? std::min(lanes, table / 4) : 1;
-      const int bytes_per_row = std::max(table * key_bytes, table / 2 * entry_bytes);
+      const int bytes_per_row = table * std::max(key_bytes, slot_bytes);
       int g = Traits::is_gpu ? 256 / m : host_threads;
       g = std::min(g, scratch / bytes_per_row);
       if (g < 1) break;
@@ -79,7 +81,11 @@ struct PanelShape {
       bin[b++] = PanelBin{max_products, table, 1, 1, team};
       ++team_bins;
     }
-    numeric_capacity = scratch / entry_bytes;
+    // The longest row of C a team's numeric hash table takes (load at most 2/3),
+    // beside the scratch that flattens the row's products.
+    const int room = scratch - static_cast<int>(prefix_scratch_bytes<Exec>());
+    numeric_capacity = 0;
+    for (int table = 2; table * slot_bytes <= room; table *= 2) numeric_capacity = (table - 1) * 2 / 3;
     global_threads = team;
     bin[b] = PanelBin{~std::uint64_t(0), 0, 1, 1, team};
   }
