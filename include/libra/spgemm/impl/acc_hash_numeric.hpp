@@ -65,20 +65,21 @@ struct AccumulateRowsInHash {
     const std::int64_t i = active ? static_cast<std::int64_t>(rows(first + slot)) : 0;
     const Off base = active ? c_row_map(i) : Off(0);
     const int len = active ? static_cast<int>(c_row_map(i + 1) - base) : 0;
+    const O none = empty;  // a local: device code cannot take the member's address
     const auto clear = [&](const int t) {
-      keys(t) = empty;
+      keys(t) = none;
       vals(t) = S(0);
     };
     const auto place = [&](const int t) {
       const O key = c_col(base + t);
       std::uint32_t h = hash_slot(static_cast<std::uint64_t>(key), mask);
-      while (Kokkos::atomic_compare_exchange(&keys(h), empty, key) != empty) {
+      while (Kokkos::atomic_compare_exchange(&keys(h), none, key) != none) {
         h = (h + 1) & mask;
       }
       pos(h) = t;
     };
     const auto write = [&](const int t) {
-      if (keys(t) != empty) c_val(base + pos(t)) = vals(t);
+      if (keys(t) != none) c_val(base + pos(t)) = vals(t);
     };
     if (team_bin) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, table), clear);
