@@ -37,7 +37,7 @@ using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
 template <class Exec, class Plan>
 void order_heaviest_first(const Exec& exec, Plan& plan) {
   const auto products = plan.products;
-  const auto bins = bin_rows<64>(
+  const auto bins = bin_rows_unstable<64>(
       exec, plan.num_rows,
       KOKKOS_LAMBDA(const std::int64_t i) {
         const std::uint64_t p = products(i);
@@ -201,7 +201,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const TempsFrame<mem> frame(plan.temps);
     const auto products = plan.products;
     const auto shape = plan.shape;
-    const auto bins = bin_rows<panel_bins>(
+    const auto bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) { return shape.symbolic_bin_of(products(i)); },
         plan.temps);
@@ -214,7 +214,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
     const auto c_map = plan.c.row_map;
-    const auto fill_bins = bin_rows<panel_bins>(
+    const auto fill_bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
           return shape.fill_bin_of(products(i),
@@ -229,7 +229,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const auto products = plan.products;
     const auto shape = plan.shape;
     const auto c_map = plan.c.row_map;
-    plan.numeric_bins = bin_rows<panel_bins>(
+    plan.numeric_bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
           return shape.numeric_bin_of(products(i),
