@@ -3,12 +3,18 @@ matplotlib; the charts are skipped with a warning when matplotlib is missing).""
 import sys
 from pathlib import Path
 
-SPGEMM_ORDER = ["libra_outer", "libra_outer_unsorted", "kokkos_kernels", "cusparse"]
-LIBRA = "libra_outer"
-LIBRA_VARIANTS = ("libra_outer", "libra_outer_unsorted")
-# Libra's case compared with each baseline: Kokkos Kernels leaves C's rows unsorted,
-# so the fair comparison is Libra with sort_columns = false; cuSPARSE sorts.
-LIBRA_AGAINST = {"kokkos_kernels": "libra_outer_unsorted", "cusparse": "libra_outer"}
+SPGEMM_ORDER = ["libra_auto", "libra_panel", "libra_panel_unsorted", "libra_outer",
+                "libra_outer_unsorted", "kokkos_kernels", "cusparse"]
+LIBRA_VARIANTS = ("libra_auto", "libra_panel", "libra_panel_unsorted", "libra_outer",
+                  "libra_outer_unsorted")
+# The comparisons of the headline and the ratio columns, (mine, theirs), where both
+# ran: what a user gets (auto, sorted rows) against each baseline; Libra with
+# sort_columns = false against Kokkos Kernels, which leaves C's rows unsorted
+# (like for like); and the panel algorithm against lbGEMM.
+SPGEMM_PAIRS = [("libra_auto", "cusparse"), ("libra_auto", "kokkos_kernels"),
+                ("libra_panel_unsorted", "kokkos_kernels"), ("libra_panel", "libra_outer")]
+# `auto` must be within 10% of the best Libra algorithm on every matrix.
+AUTO_SLACK = 1.10
 CONVERT_ORDER = ["csr_to_csc", "transpose", "coo_to_csr", "csr_to_ell", "deep_copy"]
 
 
@@ -123,12 +129,11 @@ def geomean(xs):
 
 
 def spgemm_ratios(table, algs):
-    """baseline -> (Libra variant, [(matrix, Libra/baseline speed, memory ratio)])."""
+    """"mine vs theirs" -> (mine, theirs, [(matrix, speed ratio, memory ratio)])."""
     out = {}
-    for b in [a for a in algs if a not in LIBRA_VARIANTS]:
-        mine = LIBRA_AGAINST.get(b, LIBRA)
-        if mine not in algs:
-            mine = LIBRA
+    for mine, b in SPGEMM_PAIRS:
+        if mine not in algs or b not in algs:
+            continue
         rows = []
         for matrix, variants in table.items():
             x, y = variants.get(mine), variants.get(b)
@@ -138,7 +143,22 @@ def spgemm_ratios(table, algs):
             mx, my = x["counters"].get("peak_MB"), y["counters"].get("peak_MB")
             if rx and ry:
                 rows.append((matrix, rx / ry, mx / my if mx and my else None))
-        out[b] = (mine, rows)
+        out[f"{mine}/{b}"] = (mine, b, rows)
+    return out
+
+
+def auto_vs_best(table):
+    """[(matrix, auto time / best Libra algorithm's time, best)] where auto ran."""
+    out = []
+    for matrix, v in table.items():
+        a = v.get("libra_auto")
+        if not a or a["status"] != "ok":
+            continue
+        others = [(v[k]["median_ms"], k) for k in ("libra_panel", "libra_outer")
+                  if v.get(k) and v[k]["status"] == "ok"]
+        if others:
+            best = min(others)
+            out.append((matrix, a["median_ms"] / best[0], best[1]))
     return out
 
 
@@ -146,7 +166,7 @@ def spgemm_headline(table, algs):
     """The summary on top: per baseline, the geometric mean speed ratio, wins,
     extremes and the memory ratio, from the same run as the tables below."""
     lines = ["## Headline", ""]
-    for b, (mine, rows) in spgemm_ratios(table, algs).items():
+    for mine, b, rows in spgemm_ratios(table, algs).values():
         failed = [m for m, v in table.items()
                   if v.get(b) and v[b]["status"] != "ok"]
         if not rows:
@@ -166,6 +186,16 @@ def spgemm_headline(table, algs):
         lines.append(f"- **{mine} vs {b}**: {num(speed, 2)}x the speed (geometric mean over "
                      f"{len(rows)} matrices; faster on {wins}), from {num(lo[1], 2)}x "
                      f"(`{lo[0]}`) to {num(hi[1], 2)}x (`{hi[0]}`){mem_text}{fail_text}")
+    auto = auto_vs_best(table)
+    if auto:
+        slow = [(m, r, k) for m, r, k in auto if r > AUTO_SLACK]
+        worst = max(auto, key=lambda t: t[1])
+        text = (f"- **libra_auto vs the best Libra algorithm**: within {round((AUTO_SLACK - 1) * 100)}% "
+                f"on {len(auto) - len(slow)} of {len(auto)} matrices (worst {num(worst[1], 2)}x "
+                f"the best's time, `{worst[0]}`)")
+        if slow:
+            text += "; not within on " + ", ".join(f"`{m}` ({num(r, 2)}x {k})" for m, r, k in slow)
+        lines.append(text)
     return lines + [""]
 
 
@@ -183,15 +213,15 @@ def spgemm_markdown(results):
               "for R-MAT against Libra's result, and Libra's own by C·x = A·(B·x)); "
               "\"wrong\" marks a result that failed the check, \"crash\" a process that "
               "died, \"oom\" a failed allocation, \"overflow\" an nnz(C) beyond 32-bit "
-              "offsets. `libra_outer_unsorted` is Libra with sort_columns = false (rows of "
-              "C in any order, as Kokkos Kernels leaves them): it is the Libra case "
-              "compared with Kokkos Kernels; `libra_outer` (sorted rows) is compared with "
-              "cuSPARSE. Libra/X = that Libra case's GFLOP/s over X's (above 1: Libra is "
+              "offsets. `libra_auto` is what a user gets (SpgemmOptions defaults, sorted "
+              "rows); `libra_panel` and `libra_outer` name an algorithm; the `_unsorted` "
+              "cases set sort_columns = false (rows of C in any order, as Kokkos Kernels "
+              "leaves them; host spaces only). A/B = A's GFLOP/s over B's (above 1: A is "
               "faster).", ""]
     head = ["matrix", "kind", "nnz(A)", "products", "nnz(C)"]
     for a in algs:
         head += [f"{a} ms", f"{a} GFLOP/s"]
-    head += [f"Libra/{b}" for b in ratios]
+    head += list(ratios)
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for matrix, variants in table.items():
         info = matrix_info(variants)
@@ -207,7 +237,7 @@ def spgemm_markdown(results):
                 row += [num(c["median_ms"]), num(c["counters"].get("GFLOP/s")) + note]
             else:
                 row += [short_status(c), short_status(c)]
-        for b, (_, rows) in ratios.items():
+        for _, _, rows in ratios.values():
             r = next((r for m, r, _ in rows if m == matrix), None)
             row.append(num(r, 2) if r else "")
         lines.append("| " + " | ".join(row) + " |")
@@ -216,7 +246,7 @@ def spgemm_markdown(results):
               "Kokkos Kernels: measured from Kokkos' allocation records, Libra's block "
               "cache emptied first; cuSPARSE: its buffers and C, as the wrapper allocated "
               "them.", ""]
-    head = ["matrix"] + algs + [f"Libra/{b} memory" for b in ratios]
+    head = ["matrix"] + algs + [f"{k} memory" for k in ratios]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for matrix, variants in table.items():
         row = [f"`{matrix}`"]
@@ -224,7 +254,7 @@ def spgemm_markdown(results):
             c = variants.get(a)
             peak = c["counters"].get("peak_MB") if c and c["status"] == "ok" else None
             row.append(num(peak) if peak is not None else (short_status(c) if c else ""))
-        for b, (_, rows) in ratios.items():
+        for _, _, rows in ratios.values():
             m = next((m for mm, _, m in rows if mm == matrix), None)
             row.append(num(m, 2) if m else "")
         lines.append("| " + " | ".join(row) + " |")
