@@ -15,11 +15,11 @@ enum class SpmmStaging {
 
 // Which kernel ran (SpmmStats::path).
 enum class SpmmPath {
-  none,          // nothing to compute (Y has no entries)
-  scale_only,    // alpha == 0 or A has no entries: Y = beta * Y
-  host_rows,     // host spaces: a thread per row, dynamic scheduling
-  team_panels,   // GPU kernel: a team per nnz-balanced panel, lanes across K
-  team_staged    // the GPU kernel with dense-column staging
+  none,         // nothing to compute (Y has no entries)
+  scale_only,   // alpha == 0 or A has no entries: Y = beta * Y
+  host_rows,    // host spaces: a thread per row, dynamic scheduling
+  team_panels,  // GPU kernel: a team per nnz-balanced panel, lanes across K
+  team_staged   // the GPU kernel with dense-column staging
 };
 const char* to_string(SpmmPath path) noexcept;
 

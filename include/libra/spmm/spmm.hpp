@@ -47,7 +47,8 @@ void check_spmm_types() {
                 "the first argument must be a Kokkos execution space");
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
                 "spmm: X and Y must be Kokkos Views");
-  static_assert(XView::rank == 2 && YView::rank == 2, "spmm: X and Y must be rank-2 Views");
+  static_assert(XView::rank == 2 && YView::rank == 2,
+                "spmm: X and Y must be rank-2 Views");
   static_assert(spmm_layout_ok<typename XView::array_layout> &&
                     spmm_layout_ok<typename YView::array_layout>,
                 "spmm: X and Y must be LayoutLeft or LayoutRight");
@@ -77,12 +78,11 @@ void spmm(const Exec& exec, const Csr<S, O, Off, D>& A, const XView& X, const YV
   static_assert(can_access<Exec, D>, "spmm: the execution space cannot access A");
   if (X.extent(0) != static_cast<std::size_t>(A.num_cols) ||
       Y.extent(0) != static_cast<std::size_t>(A.num_rows) || X.extent(1) != Y.extent(1)) {
-    throw ShapeError("spmm: A is " + std::to_string(A.num_rows) + " x " +
-                     std::to_string(A.num_cols) + ", X is " +
-                     std::to_string(X.extent(0)) + " x " + std::to_string(X.extent(1)) +
-                     " and Y is " + std::to_string(Y.extent(0)) + " x " +
-                     std::to_string(Y.extent(1)) +
-                     " (expected X: cols(A) x K, Y: rows(A) x K)");
+    throw ShapeError(
+        "spmm: A is " + std::to_string(A.num_rows) + " x " + std::to_string(A.num_cols) +
+        ", X is " + std::to_string(X.extent(0)) + " x " + std::to_string(X.extent(1)) +
+        " and Y is " + std::to_string(Y.extent(0)) + " x " + std::to_string(Y.extent(1)) +
+        " (expected X: cols(A) x K, Y: rows(A) x K)");
   }
   Kokkos::Profiling::pushRegion("libra::spmm");
   SpmmStats st;

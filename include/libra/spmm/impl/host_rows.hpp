@@ -11,7 +11,8 @@
 namespace libra::impl {
 
 template <class Layout>
-inline constexpr int spmm_host_block = std::is_same<Layout, Kokkos::LayoutRight>::value ? 16 : 8;
+inline constexpr int spmm_host_block =
+    std::is_same<Layout, Kokkos::LayoutRight>::value ? 16 : 8;
 
 template <class AType, class XView, class YView>
 struct SpmmHostRows {

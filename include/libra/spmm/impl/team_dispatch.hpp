@@ -44,8 +44,8 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
                            : std::max<std::int64_t>(32 * shape.threads, 512);
   // Staging: the rows of X a panel can hold in its scratch.
   bool stage = options.tuning.staging == SpmmStaging::on;  // automatic: off (README)
-  const int scratch =
-      options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes : LT::scratch_bytes();
+  const int scratch = options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes
+                                                       : LT::scratch_bytes();
   int capacity = 0;
   int key_capacity = 1;
   if (stage) {
@@ -97,8 +97,9 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
         Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
              std::numeric_limits<O>::max()});
     using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, true>;
-    Kernel kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, bounds,
-                  carry, carry_row, dense, dense_count, capacity};
+    Kernel kernel{A.row_map, A.col_idx, A.values,    X,       Y,
+                  alpha,     beta,      rows,        bounds,  carry,
+                  carry_row, dense,     dense_count, capacity};
     Kokkos::parallel_for(
         "libra::spmm::team_staged",
         Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
@@ -111,11 +112,11 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     }
   } else {
     using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, false>;
-    Kernel kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, bounds,
-                  carry, carry_row, {}, {}, 0};
-    Kokkos::parallel_for("libra::spmm::team_panels",
-                         Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes),
-                         kernel);
+    Kernel kernel{A.row_map, A.col_idx, A.values, X,         Y,  alpha, beta,
+                  rows,      bounds,    carry,    carry_row, {}, {},    0};
+    Kokkos::parallel_for(
+        "libra::spmm::team_panels",
+        Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes), kernel);
   }
   Kokkos::parallel_for(
       "libra::spmm::carry",

@@ -101,16 +101,16 @@ struct SpmmStagePlan {
     team_sort(team, keys, n, pad);
     // The head of every run of two or more equal columns is a dense column.
     const int cap = capacity;
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n),
-                          [&](int q, int& pos, bool final) {
-                            const bool head = (q == 0 || keys(q) != keys(q - 1)) &&
-                                              q + 1 < n && keys(q + 1) == keys(q);
-                            if (final) {
-                              if (head && pos < cap) dense(t, pos) = keys(q);
-                              if (q == n - 1) total() = pos + (head ? 1 : 0);
-                            }
-                            pos += head ? 1 : 0;
-                          });
+    Kokkos::parallel_scan(
+        Kokkos::TeamThreadRange(team, n), [&](int q, int& pos, bool final) {
+          const bool head =
+              (q == 0 || keys(q) != keys(q - 1)) && q + 1 < n && keys(q + 1) == keys(q);
+          if (final) {
+            if (head && pos < cap) dense(t, pos) = keys(q);
+            if (q == n - 1) total() = pos + (head ? 1 : 0);
+          }
+          pos += head ? 1 : 0;
+        });
     team.team_barrier();
     const int staged = total() < cap ? total() : cap;
     // Nonzeros whose column is one of the staged ones.
@@ -144,7 +144,8 @@ struct SpmmTeamPanels {
   using S = typename YView::non_const_value_type;
   using O = typename AType::ordinal_type;
   using cols_scratch = Kokkos::View<O*, scratch, Kokkos::MemoryUnmanaged>;
-  using rows_scratch = Kokkos::View<S**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
+  using rows_scratch =
+      Kokkos::View<S**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
 
   typename AType::row_map_type row_map;
   typename AType::index_type col_idx;
@@ -186,11 +187,11 @@ struct SpmmTeamPanels {
       team.team_barrier();
     }
     // Row i1 gets a carry when the panel holds some of its nonzeros but not its end.
-    const std::int64_t carry_begin =
-        i1 < rows ? (static_cast<std::int64_t>(row_map(i1)) > j0
-                         ? static_cast<std::int64_t>(row_map(i1))
-                         : j0)
-                  : j1;
+    const std::int64_t carry_begin = i1 < rows
+                                         ? (static_cast<std::int64_t>(row_map(i1)) > j0
+                                                ? static_cast<std::int64_t>(row_map(i1))
+                                                : j0)
+                                         : j1;
     const bool has_carry = i1 < rows && j1 > carry_begin;
     const std::int64_t n = i1 - i0 + (has_carry ? 1 : 0);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](std::int64_t r) {
