@@ -95,7 +95,9 @@ void spmm(const Exec& exec, const Csr<S, O, Off, D>& A, const XView& X, const YV
     impl::spmm_scale(exec, Y, beta);
   } else {
     st.flops = 2 * static_cast<std::uint64_t>(A.nnz()) * K;
-    if (LaunchTraits<Exec>::is_gpu || options.tuning.host_team_kernel) {
+    if constexpr (LaunchTraits<Exec>::is_gpu) {
+      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, stats != nullptr);
+    } else if (options.tuning.host_team_kernel) {  // tests: the GPU kernel on the host
       impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, stats != nullptr);
     } else {
       st.path = SpmmPath::host_rows;
