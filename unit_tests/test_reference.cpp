@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -119,6 +120,33 @@ TEST(Reference, SpmvDenseAndGemmByHand) {
   EXPECT_EQ(libra::ref::to_dense(libra::ref::spgemm(hand_a(), hand_b())),
             libra::ref::gemm(2, 3, 2, libra::ref::to_dense(hand_a()),
                              libra::ref::to_dense(hand_b())));
+}
+
+TEST(Reference, SpmmByHand) {
+  // A = [1 0 2]   X = [1 4]   A * X = [7 16]
+  //     [0 3 0]       [2 5]           [6 15]
+  //                   [3 6]
+  // Column-major, as the oracle stores dense matrices.
+  const std::vector<double> x{1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(libra::ref::spmm(hand_a(), 2, x), (std::vector<double>{7, 6, 16, 15}));
+  // Y = -1 * Y + 2 * A * X with Y = 1 everywhere; |beta*y| + sum |alpha*a*x|
+  // per entry: (0, 0) = 1 + 2*1*1 + 2*2*3 = 15, (1, 0) = 1 + 2*3*2 = 13, ...
+  std::vector<double> scale;
+  EXPECT_EQ(libra::ref::spmm(hand_a(), 2, x, 2, -1, {1, 1, 1, 1}, &scale),
+            (std::vector<double>{13, 11, 31, 29}));
+  EXPECT_EQ(scale, (std::vector<double>{15, 13, 33, 31}));
+  // beta = 0 ignores Y, NaN included; alpha = 0 only scales.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(libra::ref::spmm(hand_a(), 2, x, 2, 0, {nan, nan, nan, nan}),
+            (std::vector<double>{14, 12, 32, 30}));
+  EXPECT_EQ(libra::ref::spmm(hand_a(), 2, x, 0, 3, {1, 2, 3, 4}),
+            (std::vector<double>{3, 6, 9, 12}));
+  // K = 0, an empty A, and mismatched shapes.
+  EXPECT_TRUE(libra::ref::spmm(hand_a(), 0, {}).empty());
+  EXPECT_EQ(libra::ref::spmm(libra::ref::from_triplets(2, 3, {}), 1, {1, 2, 3}),
+            (std::vector<double>{0, 0}));
+  EXPECT_THROW(libra::ref::spmm(hand_a(), 2, {1, 2, 3}), std::invalid_argument);
+  EXPECT_THROW(libra::ref::spmm(hand_a(), 2, x, 1, 1, {1, 2}), std::invalid_argument);
 }
 
 TEST(Reference, RandomIsSeededSortedAndInRange) {

@@ -15,6 +15,11 @@ SPGEMM_PAIRS = [("libra_auto", "cusparse"), ("libra_auto", "kokkos_kernels"),
                 ("libra_panel_unsorted", "kokkos_kernels"), ("libra_panel", "libra_outer")]
 # `auto` must be within 10% of the best Libra algorithm on every matrix.
 AUTO_SLACK = 1.10
+SPMM_ORDER = ["libra_spmm", "libra_spmm_left", "libra_spmm_staged", "kokkos_kernels",
+              "cusparse"]
+# Libra's SpMM case compared with each baseline, in the layout the baseline takes:
+# Kokkos Kernels' multivector is LayoutLeft, cuSPARSE runs row-major (LayoutRight).
+SPMM_AGAINST = {"kokkos_kernels": "libra_spmm_left", "cusparse": "libra_spmm"}
 CONVERT_ORDER = ["csr_to_csc", "transpose", "coo_to_csr", "csr_to_ell", "deep_copy"]
 
 
@@ -262,6 +267,66 @@ def spgemm_markdown(results):
     return "\n".join(lines) + "\n"
 
 
+def spmm_table(cases):
+    """(matrix, K) -> {algorithm: case}; the variants of bench_spmm are 'K<k>/<algo>'."""
+    table = {}
+    for c in cases:
+        if c["benchmark"] == "spmm":
+            k, alg = c["variant"].split("/", 1)
+            table.setdefault((c["matrix"], int(k[1:])), {})[alg] = c
+    return table
+
+
+def spmm_markdown(results):
+    cases = results["cases"]
+    table = spmm_table(cases)
+    algs = [a for a in SPMM_ORDER if any(a in v for v in table.values())]
+    lines = header(results, "spmm")
+    lines += ["Y = A * X with X dense (K columns), GFLOP/s = 2 nnz(A) K / time, with the "
+              "median time in parentheses. libra_spmm takes LayoutRight X and Y, "
+              "libra_spmm_left LayoutLeft; libra_spmm_staged forces the dense-column "
+              "staging on (GPU builds). kokkos_kernels is KokkosSparse::spmv with a "
+              "LayoutLeft multivector, cusparse cusparseSpMM on row-major X and Y. Every "
+              "result was checked against the reference oracle before it was timed. "
+              "Ratios: Libra's time in the baseline's layout over the baseline's "
+              "(below 1: Libra faster).", ""]
+    ratio_cols = [b for b in SPMM_AGAINST if b in algs]
+    head = (["matrix", "kind", "rows", "nnz(A)", "K"] + algs +
+            [f"{SPMM_AGAINST[b]} / {b}" for b in ratio_cols] + ["peak MB (libra_spmm)"])
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    ratios = {b: [] for b in ratio_cols}
+    for (matrix, k), variants in table.items():
+        info = matrix_info(variants)
+        row = [f"`{matrix}`", info.get("kind") or "?", count(info.get("rows")),
+               count(info.get("nnz_A")), str(k)]
+        for a in algs:
+            c = variants.get(a)
+            if c is None:
+                row.append("")
+            elif c["status"] == "ok":
+                row.append(f"{num(c['counters'].get('GFLOP/s'))} ({num(c['median_ms'])} ms)")
+            else:
+                row.append(short_status(c))
+        for b in ratio_cols:
+            mine, theirs = variants.get(SPMM_AGAINST[b]), variants.get(b)
+            if mine and theirs and mine["status"] == "ok" and theirs["status"] == "ok":
+                r = mine["median_ms"] / theirs["median_ms"]
+                ratios[b].append(r)
+                row.append(num(r))
+            else:
+                row.append("")
+        lib = variants.get("libra_spmm")
+        row.append(num(lib["counters"].get("peak_MB")) if lib and lib["status"] == "ok" else "")
+        lines.append("| " + " | ".join(row) + " |")
+    for b, rs in ratios.items():
+        if rs:
+            lines.append("")
+            lines.append(f"- {SPMM_AGAINST[b]} / {b}: geometric mean {num(geomean(rs))} over "
+                         f"{len(rs)} (matrix, K) pairs")
+    lines += failures_section([c for c in cases if c["benchmark"] == "spmm"])
+    return "\n".join(lines) + "\n"
+
+
 def convert_markdown(results):
     cases = results["cases"]
     table = by_matrix(cases, "convert")
@@ -353,6 +418,8 @@ def write_reports(results, out):
         algs = [a for a in SPGEMM_ORDER if any(a in v for v in spgemm.values())]
         bar_chart(spgemm, algs, "GFLOP/s", "GFLOP/s (log)", chart_title(results, "spgemm"),
                   out / "spgemm.png")
+    if spmm_table(results["cases"]):
+        (out / "spmm.md").write_text(spmm_markdown(results))
     convert = by_matrix(results["cases"], "convert")
     if convert:
         (out / "convert.md").write_text(convert_markdown(results))

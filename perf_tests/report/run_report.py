@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Runs Libra's benchmark executables one case per process and writes a report.
 
-Every (matrix, algorithm) of bench_spgemm and (matrix, conversion) of bench_convert
+Every (matrix, algorithm) of bench_spgemm, (matrix, K, algorithm) of bench_spmm and
+(matrix, conversion) of bench_convert
 runs in its own process with --benchmark_format=json, so that a crash (Kokkos
 Kernels' SpGEMM on Hopper GPUs) is recorded as "crash (SIGNAL)" for that case
 instead of ending the report. Writes into --out:
   results.json          every case: status, median time, counters, messages
   spgemm.md, spgemm.png  SpGEMM table (with Libra/baseline ratios) and chart
+  spmm.md               SpMM table (GFLOP/s per matrix and K, Libra/baseline ratios)
   convert.md, convert.png conversion table and chart
 Needs python3's standard library, and matplotlib for the charts.
 See perf_tests/README.md.
@@ -28,14 +30,15 @@ import report_tables  # noqa: E402  (beside this script)
 
 QUICK_FILES = ["ca-GrQc.mtx", "bcsstk21.mtx", "lp_ship04l.mtx"]
 QUICK_RMAT = "rmat:12:16"
-BENCHMARKS = ("spgemm", "convert")
+BENCHMARKS = ("spgemm", "spmm", "convert")
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-dir",
-                   help="Libra build folder holding perf_tests/bench_spgemm and bench_convert")
+                   help="Libra build folder holding perf_tests/bench_spgemm, bench_spmm and "
+                   "bench_convert")
     p.add_argument("--out", required=True, help="report folder to write")
     p.add_argument("--matrices", help="folder of real matrices (default: the executables' "
                    "configured LIBRA_BENCH_MATRICES)")
@@ -114,8 +117,11 @@ def regex_exact(name):
 
 
 def case_parts(name):
-    """'spgemm/ca-GrQc/libra_outer/repeats:5/manual_time' -> ('ca-GrQc', 'libra_outer')."""
+    """'spgemm/ca-GrQc/libra_outer/repeats:5/manual_time' -> ('ca-GrQc', 'libra_outer');
+    'spmm/ca-GrQc/K8/libra_spmm/...' -> ('ca-GrQc', 'K8/libra_spmm')."""
     parts = name.split("/")
+    if parts[0] == "spmm":
+        return parts[1], parts[2] + "/" + parts[3]
     return parts[1], parts[2]
 
 
@@ -252,7 +258,8 @@ def main():
                "contexts": contexts, "cases": cases}
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     report_tables.write_reports(results, out)
-    print(f"run_report: wrote {out}/results.json, spgemm.md/.png, convert.md/.png")
+    print(f"run_report: wrote {out}/results.json, spgemm.md/.png, spmm.md, "
+          "convert.md/.png")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ struct Command {
 Command add_info_command(CLI::App& parent);
 Command add_convert_command(CLI::App& parent);
 Command add_spgemm_command(CLI::App& parent);
+Command add_spmm_command(CLI::App& parent);
 Command add_simrank_command(CLI::App& parent);
 
 // The tool computes in double with std::size_t offsets on the default execution

@@ -127,7 +127,7 @@ int run(int argc, char* argv[]) {
   app.require_subcommand(1);
   app.footer(footer);
   const std::vector<Command> commands = {add_info_command(app), add_convert_command(app),
-                                         add_spgemm_command(app),
+                                         add_spgemm_command(app), add_spmm_command(app),
                                          add_simrank_command(app)};
 
   const std::string unknown = unknown_subcommand(args, commands);

@@ -110,6 +110,33 @@ std::vector<double> spmv(const Matrix& A, const std::vector<double>& x) {
   return y;
 }
 
+std::vector<double> spmm(const Matrix& A, std::int64_t k, const std::vector<double>& x,
+                         double alpha, double beta, std::vector<double> y,
+                         std::vector<double>* scale) {
+  const auto cells = static_cast<std::size_t>(A.rows * k);
+  if (k < 0 || x.size() != static_cast<std::size_t>(A.cols * k))
+    throw std::invalid_argument("spmm: X is not cols(A) x k");
+  if (beta == 0) y.assign(cells, 0.0);
+  if (y.size() != cells) throw std::invalid_argument("spmm: Y is not rows(A) x k");
+  if (scale) scale->assign(cells, 0.0);
+  for (std::int64_t j = 0; j < k; ++j) {
+    for (std::int64_t i = 0; i < A.rows; ++i) {
+      double sum = 0;
+      double bound = 0;
+      for (std::int64_t p = A.ptr[i]; p < A.ptr[i + 1]; ++p) {
+        const double term = A.val[p] * x[j * A.cols + A.col[p]];
+        sum += term;
+        bound += std::fabs(alpha * term);
+      }
+      double& out = y[j * A.rows + i];
+      const double kept = beta == 0 ? 0.0 : beta * out;
+      if (scale) (*scale)[j * A.rows + i] = std::fabs(kept) + bound;
+      out = kept + alpha * sum;
+    }
+  }
+  return y;
+}
+
 std::vector<double> to_dense(const Matrix& A) {
   std::vector<double> d(static_cast<std::size_t>(A.rows * A.cols), 0.0);
   for (const auto& [r, c, v] : to_triplets(A)) d[c * A.rows + r] += v;

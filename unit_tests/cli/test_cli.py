@@ -754,7 +754,7 @@ class Flags(unittest.TestCase):
         self.usage_error("simrank", self.A, "-o", "", says="empty file name")
         self.usage_error("convert", self.A, "", says="empty file name")
         self.usage_error("bogus", says="unknown subcommand 'bogus'; the subcommands are "
-                         "info, convert, spgemm, simrank")
+                         "info, convert, spgemm, spmm, simrank")
         self.usage_error("bogus", self.A, "--json", says="'bogus'")
         self.usage_error("spgemm", self.A, "--algo", "fastest", says="unknown algorithm")
 
@@ -910,6 +910,135 @@ class SharedMatrices(unittest.TestCase):
                 self.assertEqual(got["stored_entries"], int(r[col["nnz"]]))
 
 
+# ---- spmm --------------------------------------------------------------------------
+
+
+def read_dense_array(path):
+    """A '%%MatrixMarket matrix array real general' file: (rows, cols, column-major)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    assert lines[0].split()[:3] == ["%%MatrixMarket", "matrix", "array"], lines[0]
+    body = [l for l in lines[1:] if l.strip() and not l.startswith("%")]
+    rows, cols = (int(w) for w in body[0].split())
+    values = [float(l) for l in body[1:]]
+    assert len(values) == rows * cols, path
+    return rows, cols, values
+
+
+def generated_x(i, k):
+    """The generator `libra spmm --columns` documents."""
+    return ((7 * i + 13 * k + 3) % 17 - 8) / 8.0
+
+
+def naive_spmm(m, x, k):
+    """Y = A * X, X given as x(i, k); returns column-major Y and the scales."""
+    y = [0.0] * (m.rows * k)
+    scale = [0.0] * (m.rows * k)
+    for (i, j), v in m.entries.items():
+        for c in range(k):
+            y[c * m.rows + i] += v * x(j, c)
+            scale[c * m.rows + i] += abs(v * x(j, c))
+    return y, scale
+
+
+class Spmm(TempDirTest):
+    """`libra spmm`: Y = A * X with X generated (--columns) or read (--dense)."""
+
+    def assert_y(self, path, m, x, k):
+        rows, cols, got = read_dense_array(path)
+        self.assertEqual((rows, cols), (m.rows, k))
+        want, scale = naive_spmm(m, x, k)
+        for e, (g, w) in enumerate(zip(got, want)):
+            self.assertLessEqual(abs(g - w), 1e-12 * scale[e], "entry %d" % e)
+
+    def test_generated_x(self):
+        for name in ("lp_afiro.mtx", "olm1000.mtx", "west2021.mtx"):
+            for k in (1, 3, 8):
+                with self.subTest(name=name, k=k):
+                    a = os.path.join(DATA, name)
+                    out = self.path("Y.mtx")
+                    p = libra("spmm", a, "--columns", str(k), "-o", out, "--json", "--check")
+                    j = json_of(self, p)
+                    m = read_matrix_market(a)
+                    self.assertEqual((j["rows"], j["cols"], j["k"]), (m.rows, m.cols, k))
+                    self.assertEqual(j["nnz_a"], len(m.entries))
+                    self.assertEqual(j["flops"], 2 * len(m.entries) * k)
+                    self.assertEqual(j["check"], "ok")
+                    self.assertTrue(j["x_generated"])
+                    self.assertIsNone(j["x_file"])
+                    self.assertIn(j["path"], ("host_rows", "team_panels", "team_staged"))
+                    self.assert_y(out, m, generated_x, k)
+
+    def test_dense_x_array_and_coordinate(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")  # 27 x 51
+        m = read_matrix_market(a)
+        k = 2
+        vals = [[(i * 3 + c * 5) % 7 - 3.5 for c in range(k)] for i in range(m.cols)]
+        array = self.path("X.mtx")
+        with open(array, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n%% a comment\n")
+            f.write("%d %d\n" % (m.cols, k))
+            for c in range(k):
+                for i in range(m.cols):
+                    f.write("%r\n" % vals[i][c])
+        coord = self.path("Xc.mm")
+        with open(coord, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix coordinate real general\n")
+            f.write("%d %d 2\n1 1 4\n%d 2 -2\n" % (m.cols, k, m.cols))
+        for x_file, x in ((array, lambda i, c: vals[i][c]),
+                          (coord, lambda i, c: {(0, 0): 4.0, (m.cols - 1, 1): -2.0}
+                           .get((i, c), 0.0))):
+            with self.subTest(x=x_file):
+                out = self.path("Y.mm")
+                p = libra("spmm", a, "--dense", x_file, "-o", out, "--json")
+                j = json_of(self, p)
+                self.assertEqual(j["x_file"], x_file)
+                self.assertEqual(j["k"], k)
+                self.assert_y(out, m, x, k)
+        # Y on stdout: the matrix alone there, the report on stderr.
+        p = libra("spmm", a, "--columns", "2", "-o", "-")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("%%MatrixMarket matrix array real general\n27 2\n"))
+        self.assertIn("Y = A * X", p.stderr)
+
+    def test_usage_and_bad_input(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        good_x = self.path("X.mtx")
+        with open(good_x, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n51 1\n" + "1\n" * 51)
+        short_x = self.path("short.mtx")
+        with open(short_x, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n50 1\n" + "1\n" * 50)
+        bad_x = self.path("bad.mtx")
+        with open(bad_x, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n51 1\n" + "1\n" * 3 + "x\n")
+        for args, code, message in (
+                ([a], 2, "--columns K or --dense"),
+                ([a, "--columns", "2", "--dense", good_x], 2, "--columns K or --dense"),
+                ([a, "--columns", "0"], 2, "positive"),
+                ([a, "--columns", "-3"], 2, ""),
+                ([a, "--columns", "2", "-o", self.path("Y.txt")], 2, "Matrix Market array"),
+                ([a, "--columns", "2", "-o", self.path("Y")], 2, "Matrix Market array"),
+                ([a, "--dense", self.path("X.txt")], 2, "Matrix Market"),
+                ([a, "--dense", short_x], 2, "as many rows as A has columns"),
+                ([a, "--dense", bad_x], 3, "bad.mtx:6:"),
+                ([a, "--dense", self.path("missing.mtx")], 1, "missing.mtx"),
+                ([os.path.join(DATA, "missing.mtx"), "--columns", "1"], 1, "missing.mtx"),
+                ([a, "--columns", "1", "-o", self.path("no/such/Y.mtx")], 1, "cannot create"),
+        ):
+            with self.subTest(args=args):
+                p = libra("spmm", *args)
+                self.assertEqual(p.returncode, code, p.stderr)
+                self.assertEqual(p.stdout, "")
+                self.assertIn(message, p.stderr)
+        # Nothing was left behind by the failures above.
+        self.assertEqual(sorted(os.listdir(self.dir.name)),
+                         ["X.mtx", "bad.mtx", "short.mtx"])
+        p = libra("spmm", "--help")
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--columns", p.stdout)
+
+
 def main():
     global LIBRA, DATA, SHARED
     parser = argparse.ArgumentParser()
@@ -927,7 +1056,7 @@ def main():
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
                      CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
-                     Progress):
+                     Progress, Spmm):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

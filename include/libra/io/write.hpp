@@ -54,6 +54,9 @@ void write_matrix_market(OutputFile& file, const Csr<Scalar, Ordinal, Offset, De
 template <class Scalar, class... Properties>
 void write_matrix_market(const std::string& path,
                          const Kokkos::View<Scalar**, Properties...>& A);
+template <class Scalar, class... Properties>
+void write_matrix_market(OutputFile& file,
+                         const Kokkos::View<Scalar**, Properties...>& A);
 
 // An edge list: a "# libra: ROWS x COLS, NNZ entries" header (which the reader
 // takes the shape from), then one "i j value" line per stored entry with 0-based

@@ -40,6 +40,15 @@ std::uint64_t spgemm_products(const Matrix& A, const Matrix& B);
 
 std::vector<double> spmv(const Matrix& A, const std::vector<double>& x);
 
+// Y = beta * Y + alpha * A * X for dense X (A.cols x k) and Y (A.rows x k), both
+// column-major; beta == 0 ignores Y's values (NaN included) and y may then be
+// empty. Each entry's terms are summed in the order of A's row. When `scale` is
+// given it receives, per entry of Y, |beta * y| + sum |alpha * a_ij * x_j| (what
+// rounding errors are relative to).
+std::vector<double> spmm(const Matrix& A, std::int64_t k, const std::vector<double>& x,
+                         double alpha = 1, double beta = 0, std::vector<double> y = {},
+                         std::vector<double>* scale = nullptr);
+
 // Column-major dense helpers.
 std::vector<double> to_dense(const Matrix& A);
 std::vector<double> gemm(std::int64_t m, std::int64_t k, std::int64_t n,

@@ -148,12 +148,18 @@ void write_matrix_market(const std::string& path,
 template <class Scalar, class... Properties>
 void write_matrix_market(const std::string& path,
                          const Kokkos::View<Scalar**, Properties...>& A) {
+  OutputFile file(path);
+  write_matrix_market(file, A);
+}
+
+template <class Scalar, class... Properties>
+void write_matrix_market(OutputFile& file,
+                         const Kokkos::View<Scalar**, Properties...>& A) {
   using Value = std::remove_const_t<Scalar>;
   static_assert(std::is_floating_point<Value>::value,
                 "write_matrix_market writes float or double matrices");
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
   const std::size_t rows = h.extent(0);
-  impl::AtomicFile file(path);
   file.write("%%MatrixMarket matrix array real general\n");
   file.write(std::to_string(rows) + " " + std::to_string(h.extent(1)) + "\n");
   impl::write_blocks(file, rows * h.extent(1), impl::number_chars + 1,

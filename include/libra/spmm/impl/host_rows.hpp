@@ -1,0 +1,73 @@
+#pragma once
+// SpMM on host spaces: one row of A per iteration, rows handed out dynamically
+// (their lengths differ), the K columns of X in blocks of accumulators that stay
+// in registers. With LayoutRight X the block is a contiguous piece of X(c, :),
+// and the innermost loop vectorises; with LayoutLeft the block reads a few
+// columns of X at once (a few streams), so it is narrower.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+namespace libra::impl {
+
+template <class Layout>
+inline constexpr int spmm_host_block =
+    std::is_same<Layout, Kokkos::LayoutRight>::value ? 16 : 8;
+
+template <class AType, class XView, class YView>
+struct SpmmHostRows {
+  using S = typename YView::non_const_value_type;
+  static constexpr int block = spmm_host_block<typename XView::array_layout>;
+  typename AType::row_map_type row_map;
+  typename AType::index_type col_idx;
+  typename AType::values_type values;
+  XView X;
+  YView Y;
+  S alpha, beta;
+
+  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+    const auto begin = row_map(i);
+    const auto end = row_map(i + 1);
+    const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
+    for (std::int64_t k0 = 0; k0 < K; k0 += block) {
+      S acc[block];
+      const int kb = K - k0 < block ? static_cast<int>(K - k0) : block;
+      if (kb == block) {  // the common case: a fixed trip count the compiler unrolls
+        for (int kk = 0; kk < block; ++kk) acc[kk] = S(0);
+        for (auto p = begin; p < end; ++p) {
+          const S a = values(p);
+          const auto c = col_idx(p);
+          for (int kk = 0; kk < block; ++kk) acc[kk] += a * X(c, k0 + kk);
+        }
+      } else {
+        for (int kk = 0; kk < kb; ++kk) acc[kk] = S(0);
+        for (auto p = begin; p < end; ++p) {
+          const S a = values(p);
+          const auto c = col_idx(p);
+          for (int kk = 0; kk < kb; ++kk) acc[kk] += a * X(c, k0 + kk);
+        }
+      }
+      if (beta == S(0)) {  // overwrite: NaN in Y must not survive
+        for (int kk = 0; kk < kb; ++kk) Y(i, k0 + kk) = alpha * acc[kk];
+      } else {
+        for (int kk = 0; kk < kb; ++kk)
+          Y(i, k0 + kk) = beta * Y(i, k0 + kk) + alpha * acc[kk];
+      }
+    }
+  }
+};
+
+template <class Exec, class AType, class XView, class YView>
+void spmm_host_rows(const Exec& exec, const AType& A, const XView& X, const YView& Y,
+                    typename YView::non_const_value_type alpha,
+                    typename YView::non_const_value_type beta) {
+  using Policy = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
+                                     Kokkos::IndexType<std::int64_t>>;
+  Policy policy(exec, 0, static_cast<std::int64_t>(A.num_rows));
+  policy.set_chunk_size(16);
+  Kokkos::parallel_for("libra::spmm::host_rows", policy,
+                       SpmmHostRows<AType, XView, YView>{A.row_map, A.col_idx, A.values,
+                                                         X, Y, alpha, beta});
+}
+
+}  // namespace libra::impl

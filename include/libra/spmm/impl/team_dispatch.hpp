@@ -1,0 +1,138 @@
+#pragma once
+// Sizes and launches the GPU kernel of team_panels.hpp (also runnable on host
+// spaces, one thread per team, for tests).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "libra/core/launch_traits.hpp"
+#include "libra/spmm/impl/team_panels.hpp"
+#include "libra/spmm/options.hpp"
+
+namespace libra::impl {
+
+// Launch shape for K columns: vector lanes across the columns (a power of two up
+// to a warp), 256 GPU threads per team.
+template <class Exec>
+struct SpmmShape {
+  int lanes = 1;
+  int threads = 1;
+  explicit SpmmShape(int K) {
+    using LT = LaunchTraits<Exec>;
+    lanes = std::min(LT::vector_lanes, next_pow2(std::max(K, 1)));
+    threads = LT::team_threads(std::max(1, 256 / lanes));
+  }
+};
+
+template <class Exec, class AType, class XView, class YView>
+void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YView& Y,
+                      typename YView::non_const_value_type alpha,
+                      typename YView::non_const_value_type beta,
+                      const SpmmOptions& options, SpmmStats& stats, bool want_stats) {
+  using S = typename YView::non_const_value_type;
+  using O = typename AType::ordinal_type;
+  using mem = typename Exec::memory_space;
+  using LT = LaunchTraits<Exec>;
+  const int K = static_cast<int>(Y.extent(1));
+  const SpmmShape<Exec> shape(K);
+  const std::int64_t rows = A.num_rows;
+  const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
+
+  std::int64_t items = options.tuning.panel_items > 0
+                           ? options.tuning.panel_items
+                           : std::max<std::int64_t>(32 * shape.threads, 512);
+  // Staging: the rows of X a panel can hold in its scratch.
+  bool stage = options.tuning.staging == SpmmStaging::on;  // automatic: off (README)
+  const int scratch = options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes
+                                                       : LT::scratch_bytes();
+  int capacity = 0;
+  int key_capacity = 1;
+  if (stage) {
+    // Room for alignment of the two scratch views.
+    const std::int64_t per_row = static_cast<std::int64_t>(K) * sizeof(S) + sizeof(O);
+    capacity = static_cast<int>(std::max<std::int64_t>(0, (scratch - 64) / per_row));
+    // The plan sorts a panel's column indices in scratch: panels are at most that long.
+    const int plan_scratch = LT::scratch_bytes();
+    while (static_cast<std::int64_t>(key_capacity) * 2 * sizeof(O) + 64 <=
+           static_cast<std::int64_t>(plan_scratch))
+      key_capacity *= 2;
+    items = std::min<std::int64_t>(items, key_capacity);
+    capacity = static_cast<int>(std::min<std::int64_t>(capacity, items / 2));
+    if (capacity < 1) stage = false;  // K too large for even one row of X
+  }
+  const std::int64_t total = rows + nnz;
+  const std::int64_t panels = (total + items - 1) / items;
+  stats.panels = static_cast<std::uint64_t>(panels);
+  stats.path = stage ? SpmmPath::team_staged : SpmmPath::team_panels;
+  if (panels == 0) return;
+
+  PanelBounds<Exec> bounds(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::panel_bounds"),
+      panels + 1);
+  Kokkos::parallel_for(
+      "libra::spmm::panels",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels + 1),
+      SpmmPanelBounds<Exec, typename AType::row_map_type>{A.row_map, rows, nnz, items,
+                                                          bounds});
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::carry"), panels, K);
+  Kokkos::View<std::int64_t*, mem> carry_row(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::carry_row"), panels);
+  const int league = static_cast<int>(panels);
+
+  if (stage) {
+    Kokkos::View<O**, Kokkos::LayoutRight, mem> dense(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::dense_columns"),
+        panels, capacity);
+    Kokkos::View<int*, mem> dense_count(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::dense_count"),
+        panels);
+    Kokkos::View<std::uint64_t[2], mem> counters("libra::spmm::stage_counters");
+    using Plan = SpmmStagePlan<Exec, AType>;
+    Kokkos::parallel_for(
+        "libra::spmm::stage_plan",
+        Kokkos::TeamPolicy<Exec>(exec, league, LT::team_threads(128), 1)
+            .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity))),
+        Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
+             std::numeric_limits<O>::max()});
+    using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, true>;
+    Kernel kernel{A.row_map, A.col_idx, A.values,    X,       Y,
+                  alpha,     beta,      rows,        bounds,  carry,
+                  carry_row, dense,     dense_count, capacity};
+    Kokkos::parallel_for(
+        "libra::spmm::team_staged",
+        Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
+            .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K))),
+        kernel);
+    if (want_stats) {
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
+      stats.staged_rows = h(0);
+      stats.staged_reads = h(1);
+    }
+  } else {
+    using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, false>;
+    Kernel kernel{A.row_map, A.col_idx, A.values, X,         Y,  alpha, beta,
+                  rows,      bounds,    carry,    carry_row, {}, {},    0};
+    Kokkos::parallel_for(
+        "libra::spmm::team_panels",
+        Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes), kernel);
+  }
+  Kokkos::parallel_for(
+      "libra::spmm::carry",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels * K),
+      SpmmCarry<Exec, YView>{Y, alpha, carry, carry_row});
+  if (want_stats) {
+    std::uint64_t carries = 0;
+    Kokkos::parallel_reduce(
+        "libra::spmm::count_carries",
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels),
+        KOKKOS_LAMBDA(const std::int64_t t, std::uint64_t& sum) {
+          if (carry_row(t) >= 0) ++sum;
+        },
+        carries);
+    stats.carries = carries;
+  }
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,253 @@
+#pragma once
+// SpMM on GPUs: A's rows and nonzeros are cut into panels of equal merge-path
+// length (rows + nonzeros, so empty rows, long rows and a single huge row all
+// balance), one team per panel. Inside a team, each thread takes whole rows of
+// the panel and its vector lanes take the K columns: for LayoutRight X the lanes
+// read X(c, k..k+lanes) contiguously (coalesced). A panel that ends inside a row
+// leaves its partial sums for that row in a carry buffer; the team that holds the
+// row's end writes Y = beta * Y + alpha * (its part), and a fix-up kernel adds
+// alpha * carry with atomics.
+//
+// Dense-column staging (the paper's SpMM, Section 5.1): a plan kernel sorts each
+// panel's column indices in team scratch and lists the columns that more than
+// one nonzero of the panel references; the product kernel loads those rows of X
+// into team scratch once, and every nonzero that references one reads it there.
+// With Q staged rows, K columns and scratch S bytes, Q * (K * sizeof(Scalar) +
+// sizeof(Ordinal)) <= S (the paper's 4(MK + MQ) < S for its 4-byte words);
+// dense columns beyond that capacity read global memory.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/algorithms/team_sort.hpp"
+
+namespace libra::impl {
+
+// The merge-path coordinates of diagonal d: i rows ended and j nonzeros consumed,
+// i + j = d. Row i ends after its nonzeros [row_map(i), row_map(i+1)).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION void merge_path_search(const RowMap& row_map, std::int64_t rows,
+                                              std::int64_t nnz, std::int64_t d,
+                                              std::int64_t& i, std::int64_t& j) {
+  std::int64_t lo = d > nnz ? d - nnz : 0;
+  std::int64_t hi = d < rows ? d : rows;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::int64_t>(row_map(mid + 1)) <= d - mid - 1) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  i = lo;
+  j = d - lo;
+}
+
+template <class Exec>
+using PanelBounds =
+    Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, typename Exec::memory_space>;
+
+template <class Exec, class RowMap>
+struct SpmmPanelBounds {
+  RowMap row_map;
+  std::int64_t rows, nnz, items;
+  PanelBounds<Exec> bounds;  // panels + 1: (first row, first nonzero)
+  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t total = rows + nnz;
+    const std::int64_t d = t * items < total ? t * items : total;
+    std::int64_t i = 0, j = 0;
+    merge_path_search(row_map, rows, nnz, d, i, j);
+    bounds(t, 0) = i;
+    bounds(t, 1) = j;
+  }
+};
+
+// Lists, per panel, the columns of A referenced by two or more of the panel's
+// nonzeros (sorted, at most `capacity`), and counts the nonzeros served by them.
+template <class Exec, class AType>
+struct SpmmStagePlan {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+  using scratch = typename Exec::scratch_memory_space;
+  using O = typename AType::ordinal_type;
+  using keys_scratch = Kokkos::View<O*, scratch, Kokkos::MemoryUnmanaged>;
+  using total_scratch = Kokkos::View<int, scratch, Kokkos::MemoryUnmanaged>;
+
+  typename AType::index_type col_idx;
+  PanelBounds<Exec> bounds;
+  Kokkos::View<O**, Kokkos::LayoutRight, mem> dense;  // panels x capacity
+  Kokkos::View<int*, mem> dense_count;                // panels
+  Kokkos::View<std::uint64_t[2], mem> counters;       // staged rows, staged reads
+  int key_capacity;                                   // a power of two >= panel nonzeros
+  int capacity;
+  O pad;  // sorts after every column index
+
+  static std::size_t scratch_bytes(int key_capacity) {
+    return keys_scratch::shmem_size(key_capacity) + total_scratch::shmem_size();
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const int t = team.league_rank();
+    const std::int64_t j0 = bounds(t, 1);
+    const int n = static_cast<int>(bounds(t + 1, 1) - j0);
+    if (n == 0) {
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { dense_count(t) = 0; });
+      return;
+    }
+    keys_scratch keys(team.team_scratch(0), key_capacity);
+    total_scratch total(team.team_scratch(0));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                         [&](int q) { keys(q) = col_idx(j0 + q); });
+    team.team_barrier();
+    team_sort(team, keys, n, pad);
+    // The head of every run of two or more equal columns is a dense column.
+    const int cap = capacity;
+    Kokkos::parallel_scan(
+        Kokkos::TeamThreadRange(team, n), [&](int q, int& pos, bool final) {
+          const bool head =
+              (q == 0 || keys(q) != keys(q - 1)) && q + 1 < n && keys(q + 1) == keys(q);
+          if (final) {
+            if (head && pos < cap) dense(t, pos) = keys(q);
+            if (q == n - 1) total() = pos + (head ? 1 : 0);
+          }
+          pos += head ? 1 : 0;
+        });
+    team.team_barrier();
+    const int staged = total() < cap ? total() : cap;
+    // Nonzeros whose column is one of the staged ones.
+    std::uint64_t reads = 0;
+    if (staged > 0) {
+      const O last = dense(t, staged - 1);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n),
+          [&](int q, std::uint64_t& sum) {
+            const bool repeated = (q > 0 && keys(q - 1) == keys(q)) ||
+                                  (q + 1 < n && keys(q + 1) == keys(q));
+            if (repeated && keys(q) <= last) ++sum;
+          },
+          reads);
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      dense_count(t) = staged;
+      if (staged > 0) {
+        Kokkos::atomic_add(&counters(0), static_cast<std::uint64_t>(staged));
+        Kokkos::atomic_add(&counters(1), reads);
+      }
+    });
+  }
+};
+
+template <class Exec, class AType, class XView, class YView, bool Staged>
+struct SpmmTeamPanels {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using mem = typename Exec::memory_space;
+  using scratch = typename Exec::scratch_memory_space;
+  using S = typename YView::non_const_value_type;
+  using O = typename AType::ordinal_type;
+  using cols_scratch = Kokkos::View<O*, scratch, Kokkos::MemoryUnmanaged>;
+  using rows_scratch =
+      Kokkos::View<S**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
+
+  typename AType::row_map_type row_map;
+  typename AType::index_type col_idx;
+  typename AType::values_type values;
+  XView X;
+  YView Y;
+  S alpha, beta;
+  std::int64_t rows;
+  PanelBounds<Exec> bounds;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry;  // panels x K
+  Kokkos::View<std::int64_t*, mem> carry_row;         // panels; -1: none
+  // Staging only.
+  Kokkos::View<const O**, Kokkos::LayoutRight, mem> dense;
+  Kokkos::View<const int*, mem> dense_count;
+  int capacity = 0;
+
+  static std::size_t scratch_bytes(int capacity, int K) {
+    return cols_scratch::shmem_size(capacity) + rows_scratch::shmem_size(capacity, K);
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const int t = team.league_rank();
+    const std::int64_t i0 = bounds(t, 0), j0 = bounds(t, 1);
+    const std::int64_t i1 = bounds(t + 1, 0), j1 = bounds(t + 1, 1);
+    const int K = static_cast<int>(Y.extent(1));
+    cols_scratch cols;
+    rows_scratch xs;
+    int nd = 0;
+    if constexpr (Staged) {
+      cols = cols_scratch(team.team_scratch(0), capacity);
+      xs = rows_scratch(team.team_scratch(0), capacity, K);
+      nd = dense_count(t);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nd), [&](int d) {
+        const O c = dense(t, d);
+        Kokkos::single(Kokkos::PerThread(team), [&]() { cols(d) = c; });
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K),
+                             [&](int k) { xs(d, k) = X(c, k); });
+      });
+      team.team_barrier();
+    }
+    // Row i1 gets a carry when the panel holds some of its nonzeros but not its end.
+    const std::int64_t carry_begin = i1 < rows
+                                         ? (static_cast<std::int64_t>(row_map(i1)) > j0
+                                                ? static_cast<std::int64_t>(row_map(i1))
+                                                : j0)
+                                         : j1;
+    const bool has_carry = i1 < rows && j1 > carry_begin;
+    const std::int64_t n = i1 - i0 + (has_carry ? 1 : 0);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](std::int64_t r) {
+      const std::int64_t i = i0 + r;
+      const std::int64_t rb = static_cast<std::int64_t>(row_map(i));
+      const std::int64_t re = static_cast<std::int64_t>(row_map(i + 1));
+      const std::int64_t pb = rb > j0 ? rb : j0;
+      const std::int64_t pe = re < j1 ? re : j1;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K), [&](int k) {
+        S sum = S(0);
+        for (std::int64_t p = pb; p < pe; ++p) {
+          const O c = col_idx(p);
+          S x;
+          if constexpr (Staged) {
+            int lo = 0, hi = nd;
+            while (lo < hi) {
+              const int mid = (lo + hi) / 2;
+              if (cols(mid) < c) {
+                lo = mid + 1;
+              } else {
+                hi = mid;
+              }
+            }
+            x = lo < nd && cols(lo) == c ? xs(lo, k) : X(c, k);
+          } else {
+            x = X(c, k);
+          }
+          sum += values(p) * x;
+        }
+        if (i < i1) {
+          Y(i, k) = beta == S(0) ? alpha * sum : beta * Y(i, k) + alpha * sum;
+        } else {
+          carry(t, k) = sum;
+        }
+      });
+    });
+    Kokkos::single(Kokkos::PerTeam(team),
+                   [&]() { carry_row(t) = has_carry ? i1 : std::int64_t(-1); });
+  }
+};
+
+// Adds alpha * the carried partial sums to their rows.
+template <class Exec, class YView>
+struct SpmmCarry {
+  using S = typename YView::non_const_value_type;
+  using mem = typename Exec::memory_space;
+  YView Y;
+  S alpha;
+  Kokkos::View<const S**, Kokkos::LayoutRight, mem> carry;
+  Kokkos::View<const std::int64_t*, mem> carry_row;
+  KOKKOS_FUNCTION void operator()(const std::int64_t idx) const {
+    const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
+    const std::int64_t t = idx / K;
+    const std::int64_t r = carry_row(t);
+    if (r >= 0) Kokkos::atomic_add(&Y(r, idx % K), alpha * carry(t, idx % K));
+  }
+};
+
+}  // namespace libra::impl

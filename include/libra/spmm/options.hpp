@@ -1,0 +1,52 @@
+#pragma once
+// What a caller chooses for Y = beta * Y + alpha * A * X, and what it learns back.
+#include <cstdint>
+
+namespace libra {
+
+// The GPU kernel's dense-column staging (the paper's SpMM idea, Section 5.1): rows
+// of X referenced by more than one nonzero of a panel are loaded into team
+// scratch once and read from there by every nonzero that references them.
+enum class SpmmStaging {
+  automatic,  // Libra decides (today: off; see README "SpMM")
+  on,         // stage in every panel
+  off         // every nonzero reads its row of X from global memory
+};
+
+// Which kernel ran (SpmmStats::path).
+enum class SpmmPath {
+  none,         // nothing to compute (Y has no entries)
+  scale_only,   // alpha == 0 or A has no entries: Y = beta * Y
+  host_rows,    // host spaces: a thread per row, dynamic scheduling
+  team_panels,  // GPU kernel: a team per nnz-balanced panel, lanes across K
+  team_staged   // the GPU kernel with dense-column staging
+};
+const char* to_string(SpmmPath path) noexcept;
+
+struct SpmmOptions {
+  // Knobs for tests and tuning; the defaults are what Libra chooses.
+  struct Tuning {
+    // Host spaces run the GPU kernel (a team per panel) instead of their
+    // per-row kernel, so host tests walk it and its staging.
+    bool host_team_kernel = false;
+    SpmmStaging staging = SpmmStaging::automatic;
+    // Team scratch bytes the staging may use (0: LaunchTraits' default).
+    int scratch_bytes = 0;
+    // Merge-path items (rows + nonzeros of A) per panel (0: chosen from K).
+    int panel_items = 0;
+  } tuning;
+};
+
+struct SpmmStats {
+  SpmmPath path = SpmmPath::none;
+  std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
+  std::uint64_t panels = 0;  // teams of the GPU kernel
+  // Panels whose range ends inside a row (their partial sums are added after).
+  std::uint64_t carries = 0;
+  // Staging: rows of X loaded into scratch (summed over panels), and nonzeros
+  // of A that read their row of X from scratch instead of global memory.
+  std::uint64_t staged_rows = 0;
+  std::uint64_t staged_reads = 0;
+};
+
+}  // namespace libra

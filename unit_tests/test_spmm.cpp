@@ -1,0 +1,285 @@
+// SpMM, Y = beta * Y + alpha * A * X, against the reference oracle: generated
+// matrices (rectangular, empty rows and columns, 0 x 0, a single very long row),
+// K = 1, 3, 8, 32, 128, float and double, LayoutLeft and LayoutRight, alpha/beta
+// combinations (beta = 0 with NaN in Y), the GPU kernel with dense-column
+// staging forced on and off (host spaces run it too, a thread per team), and the
+// matrices shipped in unit_tests/data (../shared/matrices in the executable
+// labelled `shared`, compiled with LIBRA_TEST_SHARED_MATRICES).
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "libra/io/read.hpp"
+#include "libra/spmm/spmm.hpp"
+#include "support/compare.hpp"
+#include "support/test_space.hpp"
+
+namespace spmm_test {
+
+using libra::SpmmOptions;
+using libra::SpmmPath;
+using libra::SpmmStaging;
+using libra::SpmmStats;
+using libra::test::Device;
+using libra::test::Exec;
+using Left = Kokkos::LayoutLeft;
+using Right = Kokkos::LayoutRight;
+
+constexpr SpmmPath default_path =
+    libra::LaunchTraits<Exec>::is_gpu ? SpmmPath::team_panels : SpmmPath::host_rows;
+
+// Deterministic entries of X and Y, small integers over 8 (exact in float).
+double x_value(std::int64_t i, std::int64_t k) {
+  return static_cast<double>((i * 7 + k * 13 + 3) % 17 - 8) / 8.0;
+}
+double y_value(std::int64_t i, std::int64_t k) {
+  return static_cast<double>((i * 5 + k * 3 + 1) % 11 - 5) / 4.0;
+}
+
+SpmmOptions team_kernel(SpmmStaging staging, int panel_items = 0, int scratch = 0) {
+  SpmmOptions o;
+  o.tuning.host_team_kernel = true;
+  o.tuning.staging = staging;
+  o.tuning.panel_items = panel_items;
+  o.tuning.scratch_bytes = scratch;
+  return o;
+}
+
+// Runs spmm on Exec and compares every entry of Y with the oracle (on A's values
+// as rounded to S): |error| <= tol * (|beta * y| + sum |alpha * a * x|).
+template <class S, class LX, class LY>
+SpmmStats check(const libra::ref::Matrix& a, int K, double alpha, double beta,
+                const SpmmOptions& options = {}, SpmmPath path = default_path) {
+  SCOPED_TRACE(std::string(sizeof(S) == 4 ? "float" : "double") + ", " +
+               std::to_string(a.rows) + " x " + std::to_string(a.cols) + ", nnz " +
+               std::to_string(a.nnz()) + ", K = " + std::to_string(K) + ", X " +
+               (std::is_same<LX, Left>::value ? "left" : "right") + ", Y " +
+               (std::is_same<LY, Left>::value ? "left" : "right") + ", alpha " +
+               std::to_string(alpha) + ", beta " + std::to_string(beta));
+  const auto A = libra::test::from_ref<S, int, int, Device>(a);
+  const libra::ref::Matrix ar = libra::test::to_ref(A);  // values rounded to S
+  Kokkos::View<S**, LX, Device> X("X", a.cols, K);
+  Kokkos::View<S**, LY, Device> Y("Y", a.rows, K);
+  auto hx = Kokkos::create_mirror_view(X);
+  auto hy = Kokkos::create_mirror_view(Y);
+  std::vector<double> x(static_cast<std::size_t>(a.cols * K));
+  std::vector<double> y(static_cast<std::size_t>(a.rows * K));
+  for (std::int64_t k = 0; k < K; ++k) {
+    for (std::int64_t i = 0; i < a.cols; ++i) {
+      hx(i, k) = static_cast<S>(x_value(i, k));
+      x[k * a.cols + i] = hx(i, k);
+    }
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      hy(i, k) =
+          beta == 0 ? std::numeric_limits<S>::quiet_NaN() : static_cast<S>(y_value(i, k));
+      y[k * a.rows + i] = hy(i, k);
+    }
+  }
+  Kokkos::deep_copy(X, hx);
+  Kokkos::deep_copy(Y, hy);
+  SpmmStats stats;
+  libra::spmm(Exec(), A, X, Y, alpha, beta, options, &stats);
+  EXPECT_STREQ(libra::to_string(stats.path), libra::to_string(path));
+  std::vector<double> scale;
+  const auto expected = libra::ref::spmm(ar, K, x, alpha, beta, y, &scale);
+  Kokkos::deep_copy(hy, Y);
+  const double tol = sizeof(S) == 4 ? 1e-4 : 1e-12;
+  int failures = 0;
+  for (std::int64_t k = 0; k < K && failures < 5; ++k) {
+    for (std::int64_t i = 0; i < a.rows && failures < 5; ++i) {
+      const std::size_t e = static_cast<std::size_t>(k * a.rows + i);
+      const double err = std::fabs(static_cast<double>(hy(i, k)) - expected[e]);
+      if (!(err <= tol * scale[e])) {  // NaN fails too
+        ADD_FAILURE() << "Y(" << i << ", " << k << ") = " << hy(i, k) << ", expected "
+                      << expected[e] << " (error " << err << ", scale " << scale[e]
+                      << ")";
+        ++failures;
+      }
+    }
+  }
+  return stats;
+}
+
+// Every layout pair.
+template <class S>
+void check_layouts(const libra::ref::Matrix& a, int K, double alpha, double beta,
+                   const SpmmOptions& options = {}, SpmmPath path = default_path) {
+  check<S, Left, Left>(a, K, alpha, beta, options, path);
+  check<S, Right, Right>(a, K, alpha, beta, options, path);
+  check<S, Left, Right>(a, K, alpha, beta, options, path);
+  check<S, Right, Left>(a, K, alpha, beta, options, path);
+}
+
+TEST(Spmm, RectangularEveryKLayoutAndScalar) {
+  const auto a = libra::ref::random(300, 170, 6, 11);
+  for (int K : {1, 3, 8, 32, 128}) {
+    check_layouts<double>(a, K, 1, 0);
+    check_layouts<float>(a, K, 1, 0);
+  }
+}
+
+TEST(Spmm, AlphaBetaCombinations) {
+  const auto a = libra::ref::random(120, 90, 5, 12);
+  for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{
+           {1, 0}, {2, 0}, {1, 1}, {2, -1}, {-0.5, 0.25}}) {
+    check_layouts<double>(a, 8, alpha, beta);
+    check_layouts<float>(a, 3, alpha, beta);
+    check<double, Right, Right>(a, 32, alpha, beta, team_kernel(SpmmStaging::off),
+                                SpmmPath::team_panels);
+    check<double, Left, Left>(a, 8, alpha, beta, team_kernel(SpmmStaging::on, 64),
+                              SpmmPath::team_staged);
+  }
+  // alpha = 0 only scales Y (beta = 0: NaN in Y become zeros).
+  check_layouts<double>(a, 8, 0, 3, {}, SpmmPath::scale_only);
+  check_layouts<double>(a, 8, 0, 0, {}, SpmmPath::scale_only);
+  check_layouts<float>(a, 8, 0, 1, {}, SpmmPath::scale_only);
+}
+
+TEST(Spmm, EmptyRowsColumnsAndShapes) {
+  // Half the rows empty, most columns never referenced.
+  check_layouts<double>(libra::ref::random(200, 1000, 2, 13, 0.5), 8, 1, 0);
+  check_layouts<double>(libra::ref::random(200, 1000, 2, 13, 0.5), 8, 2, 1,
+                        team_kernel(SpmmStaging::off, 16), SpmmPath::team_panels);
+  // Every row empty: Y = beta * Y.
+  check_layouts<double>(libra::ref::from_triplets(7, 5, {}), 3, 1, 0, {},
+                        SpmmPath::scale_only);
+  check_layouts<double>(libra::ref::from_triplets(7, 5, {}), 3, 1, 2, {},
+                        SpmmPath::scale_only);
+  // No columns in A (X is 0 x K), no rows (Y is 0 x K), 0 x 0, K = 0.
+  check_layouts<double>(libra::ref::from_triplets(4, 0, {}), 3, 1, 1, {},
+                        SpmmPath::scale_only);
+  check_layouts<double>(libra::ref::from_triplets(0, 6, {}), 3, 1, 0, {}, SpmmPath::none);
+  check_layouts<double>(libra::ref::from_triplets(0, 0, {}), 4, 1, 0, {}, SpmmPath::none);
+  check_layouts<double>(libra::ref::random(20, 20, 3, 14), 0, 1, 0, {}, SpmmPath::none);
+}
+
+libra::ref::Matrix long_row_matrix() {
+  // Row 1 references every one of 30000 columns; rows 0 and 2..5 a few each.
+  std::vector<libra::ref::Triplet> t;
+  const std::int64_t cols = 30000;
+  for (std::int64_t j = 0; j < cols; ++j)
+    t.emplace_back(1, j, static_cast<double>(j % 9 - 4) / 4.0);
+  for (std::int64_t r : {0, 2, 3, 5}) {
+    for (std::int64_t j = r; j < cols; j += 7919) t.emplace_back(r, j, 1.0 + r);
+  }
+  return libra::ref::from_triplets(6, cols, std::move(t));
+}
+
+TEST(Spmm, SingleVeryLongRow) {
+  const auto a = long_row_matrix();
+  for (int K : {1, 8, 32}) {
+    check<double, Right, Right>(a, K, 1, 0);
+    check<double, Left, Left>(a, K, 2, -1);
+    check<float, Right, Left>(a, K, 1, 0);
+    // Small panels: the long row spans hundreds of them, carried and added after.
+    const auto st = check<double, Right, Right>(
+        a, K, 2, -1, team_kernel(SpmmStaging::off, 64), SpmmPath::team_panels);
+    EXPECT_GT(st.carries, 100u);
+    EXPECT_GT(st.panels, st.carries);
+    check<double, Left, Right>(a, K, 1, 0, team_kernel(SpmmStaging::on, 64),
+                               SpmmPath::team_staged);
+  }
+}
+
+TEST(Spmm, DenseColumnStagingOnAndOff) {
+  // 40 columns and 8 entries a row: panels reference most columns several times.
+  const auto a = libra::ref::random(500, 40, 8, 15);
+  for (int K : {1, 3, 8, 32, 128}) {
+    const auto on = check<double, Right, Right>(
+        a, K, 1, 0, team_kernel(SpmmStaging::on, 256), SpmmPath::team_staged);
+    EXPECT_GT(on.staged_rows, 0u);
+    EXPECT_GT(on.staged_reads, on.staged_rows);  // each staged row serves >= 2 reads
+    EXPECT_LE(on.staged_reads, static_cast<std::uint64_t>(a.nnz()));
+    const auto off = check<double, Right, Right>(
+        a, K, 1, 0, team_kernel(SpmmStaging::off, 256), SpmmPath::team_panels);
+    EXPECT_EQ(off.staged_rows, 0u);
+    EXPECT_EQ(off.staged_reads, 0u);
+    check<float, Left, Left>(a, K, 2, 0.5, team_kernel(SpmmStaging::on, 256),
+                             SpmmPath::team_staged);
+  }
+  // Scratch for only a few rows of X: the dense columns beyond them read global
+  // memory, and the result is the same.
+  const auto few = check<double, Right, Left>(
+      a, 8, 1, 1, team_kernel(SpmmStaging::on, 256, 300), SpmmPath::team_staged);
+  EXPECT_GT(few.staged_rows, 0u);
+  EXPECT_LE(few.staged_rows, few.panels * 4);
+  // Automatic staging is off today (README "SpMM").
+  check<double, Right, Right>(a, 8, 1, 0, team_kernel(SpmmStaging::automatic),
+                              SpmmPath::team_panels);
+  // Scratch too small for one row of X: the plain kernel runs.
+  check<double, Right, Right>(a, 128, 1, 0, team_kernel(SpmmStaging::on, 256, 512),
+                              SpmmPath::team_panels);
+}
+
+TEST(Spmm, KokkosCrsMatrixAndShapeErrors) {
+  const auto a = libra::ref::random(30, 20, 4, 16);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  const auto K = libra::to_kokkos(A);
+  Kokkos::View<double**, Right, Device> X("X", 20, 4), Y("Y", 30, 4), Z("Z", 30, 4);
+  Kokkos::deep_copy(X, 1.0);
+  libra::spmm(Exec(), K, X, Y);
+  libra::spmm(Exec(), A, X, Z, 1.0, 0.0);
+  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  auto hz = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Z);
+  const auto row_sums = libra::ref::spmv(a, std::vector<double>(20, 1.0));
+  for (int i = 0; i < 30; ++i) {
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_NEAR(hy(i, k), row_sums[i], 1e-12);
+      EXPECT_EQ(hy(i, k), hz(i, k));
+    }
+  }
+  Kokkos::View<double**, Right, Device> wrong_x("X", 21, 4), wrong_y("Y", 30, 5);
+  EXPECT_THROW(libra::spmm(Exec(), A, wrong_x, Y), libra::ShapeError);
+  EXPECT_THROW(libra::spmm(Exec(), A, X, wrong_y), libra::ShapeError);
+  EXPECT_THROW(libra::spmm(Exec(), A, Y, X), libra::ShapeError);
+}
+
+std::vector<std::string> matrix_files(const std::string& dir) {
+  std::vector<std::string> files;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      const auto dot = name.rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string ext = name.substr(dot);
+      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt"))
+        files.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string data_dir() {
+#if defined(LIBRA_TEST_SHARED_MATRICES)
+  return LIBRA_SHARED_MATRICES_DIR;
+#else
+  return LIBRA_TEST_DATA_DIR;
+#endif
+}
+
+TEST(Spmm, EveryMatrixFile) {
+  const auto files = matrix_files(data_dir());
+  ASSERT_GE(files.size(), 6u) << "matrices expected in " << data_dir();
+  for (const auto& f : files) {
+    SCOPED_TRACE(f);
+    const auto A = libra::io::read_matrix<double, int, int, Device>(f);
+    const auto a = libra::test::to_ref(A);
+    check<double, Right, Right>(a, 8, 1, 0);
+    check<double, Left, Left>(a, 32, 2, -1);
+    check<double, Right, Right>(a, 32, 1, 0, team_kernel(SpmmStaging::on),
+                                SpmmPath::team_staged);
+    check<double, Left, Right>(a, 8, 1, 1, team_kernel(SpmmStaging::off),
+                               SpmmPath::team_panels);
+  }
+}
+
+}  // namespace spmm_test
