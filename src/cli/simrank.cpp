@@ -108,7 +108,8 @@ Command add_simrank_command(CLI::App& parent) {
   app->footer(
       "Wn is the graph's adjacency matrix with each column divided by its sum (a node\n"
       "without in-edges keeps a zero column); S_0 = I. Each iteration is two sparse\n"
-      "products (lbGEMM), T = Wn^T S_k and S_{k+1} = c T Wn + (1 - c) I.\n" +
+      "products (libra::spgemm, algorithm auto), T = Wn^T S_k and\n"
+      "S_{k+1} = c T Wn + (1 - c) I.\n" +
       std::string(output_help));
   return {app, [args] {
             Output out = open_output(args->out);  // before any work
