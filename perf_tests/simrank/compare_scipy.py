@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """SimRank with SciPy's sparse products beside `libra simrank`, on the same graph
-with the same iterations, each in its own process: time, peak resident memory and
-the largest difference between the two similarity matrices.
+with the same iterations, each in its own process: time (the iterations; reading
+the graph not included), peak resident memory (/usr/bin/time: the whole process,
+Python, SciPy and the reading included; Libra's tool the same) and the largest
+difference between the two similarity matrices.
 
   perf_tests/simrank/compare_scipy.py --libra build/host/src/cli/libra GRAPH... [--json OUT]
 
@@ -11,7 +13,6 @@ iteration T = Wn^T S, S = c T Wn + (1 - c) I, entries below threshold *
 (1 - 1e-6) dropped. Needs Debian's python3-scipy (/usr/bin/python3)."""
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -55,8 +56,7 @@ def scipy_simrank(path, decay, iterations, threshold, out_path):
             S.eliminate_zeros()
     seconds = time.perf_counter() - loaded
     sp.save_npz(out_path, S)
-    return {"seconds": seconds, "load_seconds": loaded - start, "nnz_s": int(S.nnz),
-            "peak_resident_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    return {"seconds": seconds, "load_seconds": loaded - start, "nnz_s": int(S.nnz)}
 
 
 def main():
@@ -88,12 +88,20 @@ def main():
             mtx = os.path.join(tmp, "libra.mtx")
             flags = ["--decay", str(a.decay), "--iterations", str(a.iterations),
                      "--threshold", str(a.threshold)]
+            # Peak memory from /usr/bin/time (wait4 of a fresh child): a process's own
+            # getrusage would include what its parent held when it forked.
+            s_peak = os.path.join(tmp, "scipy.rss")
+            l_peak = os.path.join(tmp, "libra.rss")
             s = json.loads(subprocess.run(
-                [sys.executable, __file__, "--libra", a.libra, *flags, "--scipy-child", g, npz],
+                ["/usr/bin/time", "-f", "%M", "-o", s_peak, sys.executable, __file__,
+                 "--libra", a.libra, *flags, "--scipy-child", g, npz],
                 check=True, capture_output=True, text=True).stdout)
             lib = json.loads(subprocess.run(
-                [a.libra, "simrank", g, *flags, "-o", mtx, "--json"],
+                ["/usr/bin/time", "-f", "%M", "-o", l_peak, a.libra, "simrank", g, *flags,
+                 "-o", mtx, "--json"],
                 check=True, capture_output=True, text=True).stdout)
+            s["peak_resident_bytes"] = int(open(s_peak).read().split()[-1]) * 1024
+            lib["peak_resident_bytes"] = int(open(l_peak).read().split()[-1]) * 1024
             S1 = sp.load_npz(npz).tocsr()
             S2 = sp.csr_matrix(scipy.io.mmread(mtx))
             diff = abs(S1 - S2).max() if S1.shape == S2.shape else float("inf")
