@@ -30,8 +30,8 @@
 #include <type_traits>
 
 #include "harness.hpp"
-#include "kernel_timer.hpp"
 #include "host_check.hpp"
+#include "kernel_timer.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "libra/vendor/kokkos_kernels_spgemm.hpp"
@@ -86,7 +86,7 @@ const char* name_of(Algorithm a) {
 
 std::vector<Algorithm> algorithms() {
   std::vector<Algorithm> all{Algorithm::libra_auto, Algorithm::libra_panel,
-                            Algorithm::libra_outer};
+                             Algorithm::libra_outer};
   // GPU paths sort C's rows whatever sort_columns says: the unsorted cases would
   // time the same code twice there.
   if (is_host_exec<Exec>) {

@@ -1,8 +1,8 @@
-// Libra's SpGEMM algorithms (auto = panel, and outer = lbGEMM) on real matrices: C = A*A (A*A^T when A is not square) for every matrix
-// shipped in unit_tests/data and, in the executable labelled `shared` (compiled
-// with LIBRA_TEST_SHARED_MATRICES), every matrix of ../shared/matrices, against
-// the reference oracle. Both Libra's default path and the GPU-style path are run
-// for each algorithm.
+// Libra's SpGEMM algorithms (auto = panel, and outer = lbGEMM) on real matrices: C = A*A
+// (A*A^T when A is not square) for every matrix shipped in unit_tests/data and, in the
+// executable labelled `shared` (compiled with LIBRA_TEST_SHARED_MATRICES), every matrix
+// of ../shared/matrices, against the reference oracle. Both Libra's default path and the
+// GPU-style path are run for each algorithm.
 #include <gtest/gtest.h>
 
 #include <dirent.h>

@@ -14,9 +14,9 @@
 
 namespace spgemm_panel_test {
 
+using libra::SpgemmAlgorithm;
 using libra::test::Device;
 using libra::test::Exec;
-using libra::SpgemmAlgorithm;
 
 template <class S, class O, class Off>
 struct Types {
@@ -108,11 +108,13 @@ libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
 }
 
 // Rows of A with products, the rows every phase must have handled once.
-std::uint64_t rows_with_products(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
+std::uint64_t rows_with_products(const libra::ref::Matrix& a,
+                                 const libra::ref::Matrix& b) {
   std::uint64_t n = 0;
   for (std::int64_t i = 0; i < a.rows; ++i) {
     std::uint64_t p = 0;
-    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e) p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
     n += p > 0;
   }
   return n;
@@ -264,7 +266,8 @@ TEST(SpgemmPanelHandle, NumericReusesThePattern) {
     EXPECT_EQ(h.workspace_bytes(), bytes);
     std::vector<double> scale;
     const auto expected = libra::ref::spgemm(g2, g2, &scale);
-    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-12, &scale));
+    EXPECT_TRUE(
+        libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-12, &scale));
   }
 }
 

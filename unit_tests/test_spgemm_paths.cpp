@@ -207,7 +207,8 @@ TEST(SpgemmReproducibility, SameChunkingSameBits) {
   if constexpr (!on_gpu && !std::is_same_v<Exec, Kokkos::Serial>) {
     using SerialDevice = Kokkos::Device<Kokkos::Serial, Kokkos::HostSpace>;
     const auto As = libra::test::from_ref<double, int, int, SerialDevice>(g);
-    const auto one_thread = libra::test::to_ref(libra::spgemm(Kokkos::Serial(), As, As, outer_options()));
+    const auto one_thread =
+        libra::test::to_ref(libra::spgemm(Kokkos::Serial(), As, As, outer_options()));
     EXPECT_EQ(one_thread.val, once.val);  // threads: Exec's concurrency vs 1
   }
 #endif
@@ -351,7 +352,8 @@ TEST(SpgemmWorkspace, PublicResultsNeverLiveInTheWorkspace) {
     libra::spgemm_symbolic(Exec(), handle, A, A, C);
     for (int k = 0; k < 3; ++k) libra::spgemm_numeric(Exec(), handle, A, A, C);
   }  // the handle's blocks go back to the cache ...
-  const auto other = libra::spgemm(Exec(), A, A, outer_options());  // ... and are reused here
+  const auto other =
+      libra::spgemm(Exec(), A, A, outer_options());  // ... and are reused here
   ASSERT_FALSE(made.empty());
   for (const auto& t : made) {
     EXPECT_GE(t.row_map.use_count(), 1);

@@ -41,8 +41,9 @@ class KernelTimer {
   // Prints "seconds count label" lines, longest first, and the total.
   static void print(const std::string& title, double wall_seconds) {
     std::vector<std::pair<std::string, Entry>> rows(entries().begin(), entries().end());
-    std::sort(rows.begin(), rows.end(),
-              [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second.seconds > b.second.seconds;
+    });
     double in_kernels = 0;
     for (const auto& r : rows) in_kernels += r.second.seconds;
     std::fprintf(stderr, "kernel times: %s: %.3f ms wall, %.3f ms in %zu kernels\n",

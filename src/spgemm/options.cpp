@@ -8,7 +8,8 @@ SpgemmAlgorithm parse_spgemm_algorithm(const std::string& name) {
   if (name == "outer") return SpgemmAlgorithm::outer;
   if (name == "panel") return SpgemmAlgorithm::panel;
   if (name == "auto" || name == "automatic") return SpgemmAlgorithm::automatic;
-  throw ArgumentError("unknown SpGEMM algorithm '" + name + "' (expected panel, outer or auto)");
+  throw ArgumentError("unknown SpGEMM algorithm '" + name +
+                      "' (expected panel, outer or auto)");
 }
 
 const char* to_string(SpgemmAlgorithm algorithm) noexcept {

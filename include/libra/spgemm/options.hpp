@@ -66,8 +66,9 @@ struct SpgemmPathCounts {
   std::uint64_t hash_in_scratch = 0;  // hashed in team scratch, then sorted (panel)
   std::uint64_t thread_groups = 0;    // of those, rows owned by a thread group (panel)
   std::uint64_t bitmap = 0;           // marked in a per-team bitmap over C's columns
-  std::uint64_t bitmap_in_scratch = 0;  // of those, with the bitmap in team scratch (panel)
-  std::uint64_t host_dense = 0;       // per-thread dense accumulator (host spaces)
+  std::uint64_t bitmap_in_scratch =
+      0;                         // of those, with the bitmap in team scratch (panel)
+  std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

@@ -143,7 +143,8 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
               C.col_idx.data() != plan.c.col.data() ||
               C.values.extent(0) != plan.c.col.extent(0) ||
               (C.values.extent(0) > 0 && C.values.data() == nullptr)) {
-            throw ShapeError("spgemm_numeric: C is not the matrix spgemm_symbolic produced");
+            throw ShapeError(
+                "spgemm_numeric: C is not the matrix spgemm_symbolic produced");
           }
         }
       },

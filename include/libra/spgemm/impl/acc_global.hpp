@@ -50,7 +50,8 @@ struct BitmapRows {
                                     Kokkos::MemoryUnmanaged>;
 
   static std::size_t scratch_bytes(int scratch_words) {
-    return prefix_scratch_bytes<Exec>() + (scratch_words ? bits_scratch::shmem_size(scratch_words) : 0);
+    return prefix_scratch_bytes<Exec>() +
+           (scratch_words ? bits_scratch::shmem_size(scratch_words) : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
@@ -62,8 +63,8 @@ struct BitmapRows {
       m.team_barrier();
       rows_with(m, prefix, bits, static_cast<std::int64_t>(scratch_words));
     } else {
-      const auto bits =
-          Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()), Kokkos::ALL());
+      const auto bits = Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()),
+                                        Kokkos::ALL());
       rows_with(m, prefix, bits, static_cast<std::int64_t>(bitmap.extent(1)));
     }
   }
@@ -74,7 +75,8 @@ struct BitmapRows {
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
       products.for_team(m, i, prefix, [&](const O j, Off, Off) {
-        const std::uint64_t bit = std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63);
+        const std::uint64_t bit = std::uint64_t(1)
+                                  << (static_cast<std::uint64_t>(j) & 63);
         std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
         if (!(word & bit)) Kokkos::atomic_fetch_or(&word, bit);
       });
@@ -94,7 +96,8 @@ struct BitmapRows {
                                   Off at = base + pos;
                                   while (x) {
                                     const std::uint64_t low = x & (~x + 1);
-                                    c_col(at++) = static_cast<O>(w * 64 + popcount64(low - 1));
+                                    c_col(at++) =
+                                        static_cast<O>(w * 64 + popcount64(low - 1));
                                     x ^= low;
                                   }
                                 }

@@ -100,8 +100,8 @@ struct AccumulateRowsInHash {
         Kokkos::atomic_add(&vals(h), products.value(p, q));
       };
       if (team_bin) {
-        products.for_team(m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries),
-                          add);
+        products.for_team(
+            m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries), add);
       } else {
         products.for_group(m, i, add);
       }

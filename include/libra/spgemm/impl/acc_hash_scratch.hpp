@@ -85,9 +85,9 @@ struct HashRowsInScratch {
     const int g = team_bin ? 0 : m.team_rank();
     const std::size_t slot = static_cast<std::size_t>(m.league_rank()) * groups + g;
     keys_scratch all(m.team_scratch(0), static_cast<std::size_t>(table) * groups);
-    const auto keys = Kokkos::subview(
-        all, Kokkos::make_pair(static_cast<std::size_t>(g) * table,
-                               static_cast<std::size_t>(g + 1) * table));
+    const auto keys =
+        Kokkos::subview(all, Kokkos::make_pair(static_cast<std::size_t>(g) * table,
+                                               static_cast<std::size_t>(g + 1) * table));
     const bool active = slot < count;
     const std::int64_t i = active ? static_cast<std::int64_t>(rows(first + slot)) : 0;
     const auto mask = static_cast<std::uint32_t>(table - 1);
@@ -100,10 +100,12 @@ struct HashRowsInScratch {
     }
     m.team_barrier();
     if (active) {
-      const auto insert = [&](const O j, Off, Off) { hash_insert(keys, mask, j, empty); };
+      const auto insert = [&](const O j, Off, Off) {
+        hash_insert(keys, mask, j, empty);
+      };
       if (team_bin) {
-        products.for_team(m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries),
-                          insert);
+        products.for_team(
+            m, i, PrefixScratch<Exec>(m.team_scratch(0), team_prefix_entries), insert);
       } else {
         products.for_group(m, i, insert);
       }

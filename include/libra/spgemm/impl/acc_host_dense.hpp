@@ -34,10 +34,10 @@ struct HostDenseRows {
   Phase phase = Phase::count;
   bool sort = true;
   std::uint64_t columns = 0;
-  PerThread<std::uint64_t> seen;  // count, fill: column bits, 0 between rows
-  PerThread<O> list;              // count: the row's distinct columns
-  PerThread<S> sums;              // fill_values: 0 between rows
-  PerThread<Off> position;        // numeric: column -> position in C's row
+  PerThread<std::uint64_t> seen;             // count, fill: column bits, 0 between rows
+  PerThread<O> list;                         // count: the row's distinct columns
+  PerThread<S> sums;                         // fill_values: 0 between rows
+  PerThread<Off> position;                   // numeric: column -> position in C's row
   Kokkos::View<std::uint64_t*, mem> unique;  // count
   Kokkos::View<const Off*, mem> c_row_map;   // fill, numeric
   Kokkos::View<O*, mem> c_col;               // fill (written), numeric (read)
@@ -62,7 +62,8 @@ struct HostDenseRows {
         std::uint64_t x = bits[word];
         bits[word] = 0;
         while (x) {
-          out[w++] = static_cast<O>(word * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
+          out[w++] =
+              static_cast<O>(word * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
           x &= x - 1;
         }
       }
@@ -73,7 +74,8 @@ struct HostDenseRows {
   }
 
   static void clear(const O* cols, std::uint64_t n, std::uint64_t* bits) {
-    for (std::uint64_t t = 0; t < n; ++t) bits[static_cast<std::uint64_t>(cols[t]) >> 6] = 0;
+    for (std::uint64_t t = 0; t < n; ++t)
+      bits[static_cast<std::uint64_t>(cols[t]) >> 6] = 0;
   }
 
   void operator()(const std::int64_t r) const {
@@ -133,8 +135,9 @@ struct HostDenseRows {
         pos[c_col(p)] = p;
         val[p] = S(0);
       }
-      products.for_thread(
-          i, [&](const O j, const Off p, const Off q) { val[pos[j]] += products.value(p, q); });
+      products.for_thread(i, [&](const O j, const Off p, const Off q) {
+        val[pos[j]] += products.value(p, q);
+      });
     }
     token.release(id);
   }

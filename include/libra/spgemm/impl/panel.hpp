@@ -67,10 +67,10 @@ void launch_scratch_bin(const Exec& exec, const char* label, const Shape& shape,
 // Symbolic, binned (GPU spaces, and host spaces without dense accumulators):
 // count (Fill = false) or fill (true) every bin.
 template <bool Fill, class Exec, class Plan, class Csr, class Bins>
-void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
-                         const Bins& bins,
-                         const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
-                         SpgemmPathCounts& paths) {
+void panel_symbolic_bins(
+    const Exec& exec, Plan& plan, const Csr& A, const Csr& B, const Bins& bins,
+    const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
+    SpgemmPathCounts& paths) {
   using S = typename Csr::scalar_type;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
@@ -87,12 +87,12 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     }
     using F = HashRowsInScratch<Exec, S, O, Off, Fill>;
     const auto& bin = shape.bin[b];
-    F f{rp, bins.rows, bins.begin[b], rows, bin.table, bin.groups,
-        unique, plan.c.row_map, plan.c.col};
-    launch_scratch_bin(exec,
-                       Fill ? "libra::spgemm::panel::fill_hash"
-                            : "libra::spgemm::panel::count_hash",
-                       shape, b, rows, F::scratch_bytes(bin.table, bin.groups), f);
+    F f{rp,         bins.rows, bins.begin[b],  rows,      bin.table,
+        bin.groups, unique,    plan.c.row_map, plan.c.col};
+    launch_scratch_bin(
+        exec,
+        Fill ? "libra::spgemm::panel::fill_hash" : "libra::spgemm::panel::count_hash",
+        shape, b, rows, F::scratch_bytes(bin.table, bin.groups), f);
   }
   const std::size_t big = bins.size(shape.global_bin());
   if (big == 0) return;
@@ -111,8 +111,8 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
     Kokkos::TeamPolicy<Exec> policy(exec, league, shape.global_threads);
     Kokkos::parallel_for(
-        label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))),
-        f);
+        label,
+        policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))), f);
     return;
   }
   const std::size_t per_slot = words * 8 + 1;
@@ -125,8 +125,8 @@ void panel_symbolic_bins(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
   Kokkos::deep_copy(exec, bitmap, std::uint64_t(0));
   F f{rp, bins.rows, first, big, bitmap, unique, plan.c.row_map, plan.c.col, 0};
   Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
-  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))),
-                       f);
+  Kokkos::parallel_for(
+      label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))), f);
 }
 
 template <class Exec, class Plan>
@@ -150,7 +150,8 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const std::size_t n = static_cast<std::size_t>(plan.num_rows);
   const auto rp = row_products<Exec, Plan>(A, B);
   plan.c.row_map = Kokkos::View<Off*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"), n + 1);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
+      n + 1);
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       order_heaviest_first(exec, plan);
@@ -171,13 +172,15 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.seen = plan.temps.template view2<std::uint64_t>("libra::spgemm::panel::seen",
                                                         workers, (columns + 63) / 64);
       Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
-      f.list = plan.temps.template view2<O>("libra::spgemm::panel::list", workers, columns);
-      f.unique = plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
+      f.list =
+          plan.temps.template view2<O>("libra::spgemm::panel::list", workers, columns);
+      f.unique =
+          plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
       Kokkos::deep_copy(exec, f.unique, std::uint64_t(0));
       const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.order_size));
       Kokkos::parallel_for("libra::spgemm::panel::count_dense", policy, f);
-      const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
-                                               plan.c.row_map, "nnz(C)");
+      const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan",
+                                               f.unique, plan.c.row_map, "nnz(C)");
       plan.c.col = Kokkos::View<O*, mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
       f.phase = F::Phase::fill;
@@ -185,7 +188,8 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_col = plan.c.col;
       if (plan.values_in_symbolic) {
         f.phase = F::Phase::fill_values;
-        f.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers, columns);
+        f.sums =
+            plan.temps.template view2<S>("libra::spgemm::panel::sums", workers, columns);
         Kokkos::deep_copy(exec, f.sums, S(0));
         plan.c_values = Kokkos::View<S*, mem>(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
@@ -203,14 +207,16 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const auto shape = plan.shape;
     const auto bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
-        KOKKOS_LAMBDA(const std::int64_t i) { return shape.symbolic_bin_of(products(i)); },
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          return shape.symbolic_bin_of(products(i));
+        },
         plan.temps);
     const auto unique =
         plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
     Kokkos::deep_copy(exec, unique, std::uint64_t(0));
     panel_symbolic_bins<false>(exec, plan, A, B, bins, unique, st.paths);
-    const std::uint64_t nnz =
-        exclusive_scan(exec, "libra::spgemm::panel::scan", unique, plan.c.row_map, "nnz(C)");
+    const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
+                                             plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
     const auto c_map = plan.c.row_map;
@@ -232,8 +238,8 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     plan.numeric_bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
-          return shape.numeric_bin_of(products(i),
-                                      static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
+          return shape.numeric_bin_of(
+              products(i), static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
         },
         plan.temps);
     // Per-team dense accumulators for the rows of C too long for scratch, when
@@ -275,9 +281,9 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;
       f.c_val = c_val;
-      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
-                           DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)),
-                           f);
+      Kokkos::parallel_for(
+          "libra::spgemm::panel::numeric_dense",
+          DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)), f);
       st.paths.accumulate_host_dense += plan.order_size;
     }
   } else {
@@ -291,8 +297,8 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       using F = AccumulateRowsInHash<Exec, S, O, Off>;
       const auto& bin = shape.bin[b];
       const int table = numeric_table_for(shape.numeric_capacity_of(b));
-      F f{rp,         bins.rows, bins.begin[b], rows, table, bin.groups, plan.c.row_map,
-          plan.c.col, c_val};
+      F f{rp,         bins.rows,      bins.begin[b], rows, table,
+          bin.groups, plan.c.row_map, plan.c.col,    c_val};
       launch_scratch_bin(exec, "libra::spgemm::panel::numeric_hash", shape, b, rows,
                          F::scratch_bytes(table, bin.groups), f);
     }
@@ -310,7 +316,8 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       } else {
         st.paths.accumulate_in_place += big;
         using F = AccumulateRowsInPlace<Exec, S, O, Off>;
-        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big), shape.global_threads);
+        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),
+                                        shape.global_threads);
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_global",
             policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),

@@ -87,7 +87,8 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   plan.inner = A.num_cols;
   plan.a_nnz = A.nnz();
   plan.b_nnz = B.nnz();
-  plan.budget = options.memory_budget ? options.memory_budget : default_memory_budget(exec);
+  plan.budget =
+      options.memory_budget ? options.memory_budget : default_memory_budget(exec);
   st.budget_bytes = plan.budget;
   if (temps.workspace()) temps.workspace()->set_limit(plan.budget);
 
@@ -121,8 +122,8 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if constexpr (is_host_exec<Exec>) {
     plan.host_dense =
         options.dense_accumulator &&
-        panel_host_dense_bytes<Exec, S, O, Off>(exec, static_cast<std::uint64_t>(B.num_cols)) <=
-            plan.budget / 4;
+        panel_host_dense_bytes<Exec, S, O, Off>(
+            exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;

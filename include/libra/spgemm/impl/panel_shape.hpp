@@ -24,10 +24,10 @@ inline constexpr int panel_bins = 16;
 
 struct PanelBin {
   std::uint64_t max_products = 0;  // rows with at most this many products
-  int table = 0;   // symbolic: hash slots per row (a power of two, >= 2 x max_products)
-  int groups = 1;  // rows per team (1: team bin)
-  int lanes = 1;   // vector lanes per row (group bins)
-  int threads = 1; // threads per team (team bins)
+  int table = 0;    // symbolic: hash slots per row (a power of two, >= 2 x max_products)
+  int groups = 1;   // rows per team (1: team bin)
+  int lanes = 1;    // vector lanes per row (group bins)
+  int threads = 1;  // threads per team (team bins)
 };
 
 template <class Exec, class Scalar, class Ordinal>
@@ -53,7 +53,8 @@ struct PanelShape {
     scratch = std::max(scratch, 0);
     const int key_bytes = static_cast<int>(sizeof(Ordinal));
     // Numeric hash slots: column, value and position in C's row.
-    const int slot_bytes = static_cast<int>(sizeof(Ordinal) + sizeof(Scalar) + sizeof(int));
+    const int slot_bytes =
+        static_cast<int>(sizeof(Ordinal) + sizeof(Scalar) + sizeof(int));
     const int host_threads = tuning.host_team_threads > 0 ? tuning.host_team_threads : 1;
     // Lanes per row (Algorithm 2's starting point): enough to sweep an average
     // row of B in one step, at least 4 and at most a warp.
@@ -85,7 +86,8 @@ struct PanelShape {
     // beside the scratch that flattens the row's products.
     const int room = scratch - static_cast<int>(prefix_scratch_bytes<Exec>());
     numeric_capacity = 0;
-    for (int table = 2; table * slot_bytes <= room; table *= 2) numeric_capacity = (table - 1) * 2 / 3;
+    for (int table = 2; table * slot_bytes <= room; table *= 2)
+      numeric_capacity = (table - 1) * 2 / 3;
     global_threads = team;
     bin[b] = PanelBin{~std::uint64_t(0), 0, 1, 1, team};
   }
@@ -104,7 +106,8 @@ struct PanelShape {
   // (known after counting): group bins by products as when counting; longer rows
   // get the team bin whose hash table holds twice their row of C (fewer slots to
   // sort than a table sized by products, which count duplicates).
-  KOKKOS_INLINE_FUNCTION int fill_bin_of(std::uint64_t products, std::uint64_t len) const {
+  KOKKOS_INLINE_FUNCTION int fill_bin_of(std::uint64_t products,
+                                         std::uint64_t len) const {
     if (products == 0) return 0;
     for (int b = 1; b <= group_bins; ++b) {
       if (products <= bin[b].max_products) return b;
@@ -136,8 +139,8 @@ struct PanelShape {
   // Numeric scratch capacity (C entries per row) of bin b.
   int numeric_capacity_of(int b) const {
     if (b <= group_bins) return static_cast<int>(bin[b].max_products);
-    return static_cast<int>(
-        std::min<std::uint64_t>(bin[b].max_products, static_cast<std::uint64_t>(numeric_capacity)));
+    return static_cast<int>(std::min<std::uint64_t>(
+        bin[b].max_products, static_cast<std::uint64_t>(numeric_capacity)));
   }
 };
 

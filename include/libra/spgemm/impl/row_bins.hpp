@@ -24,11 +24,10 @@ struct RowBins {
   std::size_t size(int bin) const { return begin[bin + 1] - begin[bin]; }
 };
 
-// bin_of(i) returns the bin of row i in [0, Bins) (Bins at most 256). One radix pass groups the
-// rows (stably, so rows stay in order within a bin) and one small copy tells the
-// host how many rows each bin has.
-// bins.rows comes from `temps` and lives as long as the caller's frame; the
-// sort's temporaries are released on return.
+// bin_of(i) returns the bin of row i in [0, Bins) (Bins at most 256). One radix pass
+// groups the rows (stably, so rows stay in order within a bin) and one small copy tells
+// the host how many rows each bin has. bins.rows comes from `temps` and lives as long as
+// the caller's frame; the sort's temporaries are released on return.
 template <int Bins = max_bins, class Exec, class BinOf>
 RowBins<typename Exec::memory_space, Bins> bin_rows(
     const Exec& exec, std::int64_t num_rows, const BinOf& bin_of,
@@ -86,19 +85,21 @@ struct UnstableBinPass {
   KOKKOS_FUNCTION void operator()(const Member& m) const {
     counts_scratch local(m.team_scratch(0), Bins);
     counts_scratch base(m.team_scratch(0), Bins);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) { local(b) = 0; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins),
+                         [&](const int b) { local(b) = 0; });
     m.team_barrier();
     const std::int64_t begin = static_cast<std::int64_t>(m.league_rank()) * tile;
     const std::int64_t end = begin + static_cast<std::int64_t>(tile) < n
                                  ? begin + static_cast<std::int64_t>(tile)
                                  : n;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end), [&](const std::int64_t i) {
-      Kokkos::atomic_add(&local(bin_of(i)), 1u);
-    });
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(m, begin, end),
+        [&](const std::int64_t i) { Kokkos::atomic_add(&local(bin_of(i)), 1u); });
     m.team_barrier();
     if (!place) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
-        if (local(b)) Kokkos::atomic_add(&cursor(b), static_cast<std::uint64_t>(local(b)));
+        if (local(b))
+          Kokkos::atomic_add(&cursor(b), static_cast<std::uint64_t>(local(b)));
       });
       return;
     }
@@ -109,10 +110,12 @@ struct UnstableBinPass {
       local(b) = 0;
     });
     m.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end), [&](const std::int64_t i) {
-      const int b = bin_of(i);
-      rows(base(b) + Kokkos::atomic_fetch_add(&local(b), 1u)) = static_cast<std::uint32_t>(i);
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end),
+                         [&](const std::int64_t i) {
+                           const int b = bin_of(i);
+                           rows(base(b) + Kokkos::atomic_fetch_add(&local(b), 1u)) =
+                               static_cast<std::uint32_t>(i);
+                         });
   }
 };
 

@@ -12,8 +12,8 @@ namespace libra::impl {
 // nonzeros are flattened (4 KiB), longer ones go across their nonzeros.
 inline constexpr int team_prefix_entries = 513;
 template <class Exec>
-using PrefixScratch =
-    Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+using PrefixScratch = Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space,
+                                   Kokkos::MemoryUnmanaged>;
 template <class Exec>
 std::size_t prefix_scratch_bytes() {
   return PrefixScratch<Exec>::shmem_size(team_prefix_entries);
@@ -51,8 +51,8 @@ struct RowProducts {
   // scratch (balanced whatever the mix of short and hub rows of B). Rows of A
   // too long for `prefix` go across their nonzeros of A, which are many.
   template <class Member, class Prefix, class F>
-  KOKKOS_INLINE_FUNCTION void for_team(const Member& m, std::int64_t i, const Prefix& prefix,
-                                       const F& f) const {
+  KOKKOS_INLINE_FUNCTION void for_team(const Member& m, std::int64_t i,
+                                       const Prefix& prefix, const F& f) const {
     const Offset begin = a_row_map(i), end = a_row_map(i + 1);
     const std::int64_t n = static_cast<std::int64_t>(end - begin);
     if (n + 1 > static_cast<std::int64_t>(prefix.extent(0))) {
@@ -62,17 +62,17 @@ struct RowProducts {
       });
       return;
     }
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, n),
-                          [&](const std::int64_t t, std::int64_t& sum, const bool final) {
-                            const Ordinal k = a_col(begin + t);
-                            const auto len =
-                                static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
-                            if (final) {
-                              if (t == 0) prefix(0) = 0;
-                              prefix(t + 1) = sum + len;
-                            }
-                            sum += len;
-                          });
+    Kokkos::parallel_scan(
+        Kokkos::TeamThreadRange(m, n),
+        [&](const std::int64_t t, std::int64_t& sum, const bool final) {
+          const Ordinal k = a_col(begin + t);
+          const auto len = static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+          if (final) {
+            if (t == 0) prefix(0) = 0;
+            prefix(t + 1) = sum + len;
+          }
+          sum += len;
+        });
     m.team_barrier();
     const std::int64_t total = n > 0 ? prefix(n) : 0;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const std::int64_t x) {
