@@ -76,10 +76,15 @@ libra::SpgemmOptions binned() {
   return o;
 }
 
+// How the product is asked for: one call (libra::spgemm, where the fill pass may
+// make the values), or the handle's symbolic then numeric phases.
+enum class Calls { one_shot, two_phase };
+
 template <class T>
 libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
                                  const libra::ref::Matrix& b0,
-                                 const libra::SpgemmOptions& options = panel()) {
+                                 const libra::SpgemmOptions& options = panel(),
+                                 Calls calls = Calls::one_shot) {
   using S = typename T::Scalar;
   using Csr = typename T::Csr;
   const auto a = rounded<S>(a0);
@@ -92,7 +97,17 @@ libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
   const auto expected = libra::ref::spgemm(a, b, &largest, &terms);
   const auto scale = T::scale(largest, terms);
   libra::SpgemmStats stats;
-  const auto C = libra::spgemm(Exec(), A, B, options, &stats);
+  Csr C;
+  if (calls == Calls::one_shot) {
+    C = libra::spgemm(Exec(), A, B, options, &stats);
+  } else {
+    libra::SpgemmHandle<S, typename Csr::ordinal_type, typename Csr::offset_type, Device>
+        h(options);
+    libra::spgemm_symbolic(Exec(), h, A, B, C);
+    libra::spgemm_numeric(Exec(), h, A, B, C);
+    stats = h.stats();
+    EXPECT_EQ(stats.paths.values_in_fill, 0u);
+  }
   auto got = libra::test::to_ref(C);
   if (!options.sort_columns)
     got = libra::ref::from_triplets(got.rows, got.cols, libra::ref::to_triplets(got));
@@ -132,12 +147,16 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       EXPECT_EQ(st.paths.accumulate_host_dense, rows);
     }
   }
-  const auto st = check_product<T>(a, b, binned());
-  EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
-  EXPECT_EQ(st.paths.accumulate_in_scratch + st.paths.accumulate_dense +
-                st.paths.accumulate_in_place,
-            rows);
-  EXPECT_EQ(st.paths.host_dense, 0u);
+  for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+    const auto st = check_product<T>(a, b, binned(), calls);
+    EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+    EXPECT_EQ(st.paths.values_in_fill + st.paths.accumulate_in_scratch +
+                  st.paths.accumulate_dense + st.paths.accumulate_in_place,
+              rows);
+    EXPECT_EQ(st.paths.host_dense, 0u);
+    // A one-shot product makes these rows' values in the fill pass.
+    if (calls == Calls::one_shot && rows > 0) EXPECT_GT(st.paths.values_in_fill, 0u);
+  }
 }
 
 TYPED_TEST(SpgemmPanel, RandomSquareAndRectangular) {
@@ -176,14 +195,60 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
   }
   for (std::int64_t j = 0; j < 1800; j += 1) t.emplace_back(7, j, 0.25);  // a long row
   for (std::int64_t j = 0; j < 300; j += 1) t.emplace_back(9, j, -0.5);   // a team row
+  // A row of ~1,400 products and ~1,300 entries of C: a team bin when counting,
+  // too long for a team's table with 12- or 16-byte entries (one-shot products
+  // send it to the bitmap; float with 32-bit columns still fits).
+  for (std::int64_t j = 0; j < 1400; j += 20) t.emplace_back(11, j, 2.0);
   const auto a2 = libra::ref::from_triplets(a.rows, a.cols, t);
   const auto b = random(2000, 9000, 20, 32, 0.0);
-  const auto st = check_product<TypeParam>(a2, b, binned());
+  for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+    const auto st = check_product<TypeParam>(a2, b, binned(), calls);
+    EXPECT_GT(st.paths.thread_groups, 0u);
+    EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team bins too
+    EXPECT_GT(st.paths.bitmap, 0u);
+    EXPECT_EQ(st.paths.bitmap_in_scratch, st.paths.bitmap);  // 9,000 columns fit scratch
+    if (calls == Calls::two_phase) {
+      EXPECT_GT(st.paths.accumulate_in_scratch, 0u);
+      EXPECT_LE(st.paths.bitmap_fill, st.paths.bitmap);  // the fill bins by length
+    } else {
+      EXPECT_GT(st.paths.values_in_fill, st.paths.bitmap);  // hash rows too
+      using O = typename TypeParam::Csr::ordinal_type;
+      if (sizeof(typename TypeParam::Scalar) + sizeof(O) >= 12 &&
+          libra::LaunchTraits<Exec>::scratch_bytes() >= 40000) {
+        EXPECT_GT(st.paths.bitmap_fill, st.paths.bitmap);  // the row of ~1,300
+      }
+    }
+  }
+}
+
+// One-shot products whose team-bin tables cannot hold values: the fill pass
+// makes the values of the group bins and the spill, the numeric pass those of
+// the team bins (a small scratch leaves no team bin room for values).
+TYPED_TEST(SpgemmPanel, OneShotLeavesTeamRowsWithoutValuesToNumeric) {
+  using libra::ref::random;
+  auto o = binned();
+  o.tuning.scratch_bytes = 8192;
+  // Rows of ~30 to ~300 products (group and team bins) and one long row (spill).
+  const auto a0 = random(800, 1500, 6, 35, 0.0);
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < a0.rows; ++i) {
+    for (auto e = a0.ptr[i]; e < a0.ptr[i + 1]; ++e)
+      t.emplace_back(i, a0.col[e], a0.val[e]);
+  }
+  for (std::int64_t j = 0; j < 1500; j += 2) t.emplace_back(5, j, 0.5);
+  const auto a = libra::ref::from_triplets(a0.rows, a0.cols, t);
+  // 50,000 columns: a bitmap with values does not fit the small scratch, so the
+  // team rows are not spilled to it.
+  const auto b = random(1500, 50000, 25, 36, 0.0);
+  const std::uint64_t rows = rows_with_products(a, b);
+  const auto st = check_product<TypeParam>(a, b, o);
   EXPECT_GT(st.paths.thread_groups, 0u);
-  EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team bins too
   EXPECT_GT(st.paths.bitmap, 0u);
-  EXPECT_EQ(st.paths.bitmap_in_scratch, st.paths.bitmap);  // 9,000 columns fit scratch
-  EXPECT_GT(st.paths.accumulate_in_scratch, 0u);
+  EXPECT_GT(st.paths.values_in_fill, st.paths.bitmap);
+  EXPECT_GT(st.paths.accumulate_in_scratch + st.paths.accumulate_dense, 0u);
+  EXPECT_EQ(st.paths.values_in_fill + st.paths.accumulate_in_scratch +
+                st.paths.accumulate_dense + st.paths.accumulate_in_place,
+            rows);
 }
 
 // A scratch budget too small for any table sends every row to the spill.
@@ -194,8 +259,13 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
   const auto a = random(400, 300, 7, 41);
   for (const std::int64_t columns : {300, 5000}) {  // bitmap in scratch, then global
     const auto b = random(300, columns, 9, 42);
-    const auto st = check_product<TypeParam>(a, b, o);
     const std::uint64_t rows = rows_with_products(a, b);
+    // One call: the bitmap's fill pass makes the values.
+    const auto one = check_product<TypeParam>(a, b, o);
+    EXPECT_EQ(one.paths.bitmap, rows);
+    EXPECT_EQ(one.paths.bitmap_in_scratch, columns == 300 ? rows : 0u);
+    EXPECT_EQ(one.paths.values_in_fill, rows);
+    const auto st = check_product<TypeParam>(a, b, o, Calls::two_phase);
     EXPECT_EQ(st.paths.bitmap, rows);
     EXPECT_EQ(st.paths.bitmap_in_scratch, columns == 300 ? rows : 0u);
     EXPECT_EQ(st.paths.accumulate_dense, rows);
@@ -203,7 +273,8 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
     // Without dense arrays for long rows: atomics in place, in C's values.
     auto in_place_options = o;
     in_place_options.tuning.dense_long_rows = false;
-    const auto in_place = check_product<TypeParam>(a, b, in_place_options);
+    const auto in_place =
+        check_product<TypeParam>(a, b, in_place_options, Calls::two_phase);
     EXPECT_EQ(in_place.paths.accumulate_in_place, rows);
     EXPECT_EQ(in_place.paths.accumulate_dense, 0u);
   }

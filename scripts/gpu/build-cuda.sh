@@ -4,6 +4,8 @@
 # tests and benchmarks into _carry/gpu/ (stripped executables, CTest files,
 # libraries the GPU machine lacks, the shared matrices). See README "NVIDIA GPUs".
 #   scripts/gpu/build-cuda.sh [cmake options...]
+# LIBRA_CUDA_TARGETS="a b" builds only those targets (the others travel as they
+# were last built), for quick iterations on one kernel.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${LIBRA_CUDA_BUILD_DIR:-$root/build/cuda}
@@ -18,7 +20,9 @@ host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
   -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
   "${extra[@]}" "$@"
-cmake --build "$build" -j "$jobs"
+targets=()
+for t in ${LIBRA_CUDA_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j "$jobs" "${targets[@]}"
 
 # What travels: CTest's files and every executable, stripped, at the same
 # relative paths, so ctest runs there once the build path is recreated.

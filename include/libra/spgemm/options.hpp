@@ -74,6 +74,12 @@ struct SpgemmPathCounts {
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns
   std::uint64_t accumulate_in_place = 0;    // atomics straight into C's values
   std::uint64_t accumulate_host_dense = 0;  // per-thread dense accumulator (host)
+  // Of the binned path's rows, those whose values a one-shot product's fill pass
+  // made (no numeric pass for them).
+  std::uint64_t values_in_fill = 0;
+  // Rows the binned path's fill pass ran through the bitmap: the counted ones,
+  // and in one-shot products the rows too long for a team's table with values.
+  std::uint64_t bitmap_fill = 0;
   // Rows of C left with unsorted columns (sort_columns = false, host).
   std::uint64_t unsorted = 0;
 };

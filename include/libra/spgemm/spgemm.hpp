@@ -74,7 +74,7 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
     Kokkos::Timer analysis;
     impl::make_panel_plan(exec, plan, A, B, handle.options(), st,
                           impl::Temps<mem>(workspace));
-    plan.values_in_symbolic = values_too && plan.host_dense;
+    plan.values_in_symbolic = values_too;
     impl::panel_end_phase(exec, plan, analysis, st.seconds_wlt);
     impl::panel_symbolic(exec, plan, A, B, st);
     c = plan.c;
@@ -186,9 +186,9 @@ Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
   Csr<S, O, Off, D> C;
   impl::spgemm_symbolic(exec, handle, A, B, C, true);
   const auto* panel = std::get_if<typename Handle::panel_plan_type>(&handle.impl_plan());
-  if (panel && panel->values_in_symbolic) {
+  if (panel && panel->values_in_symbolic && panel->rows_left == 0) {
     exec.fence();  // as spgemm_numeric does: the handle's temporaries go back now
-  } else {
+  } else {         // (for a panel product: the rows whose values the fill pass left)
     spgemm_numeric(exec, handle, A, B, C);
   }
   if (stats) *stats = handle.stats();

@@ -5,6 +5,7 @@
 // once, reused from row to row; the teams stride over the bin's rows). Products
 // set their bit; a scan of the bitmap's popcounts counts the row or, filling,
 // writes its columns already sorted; the bitmap is cleared for the next row.
+// One-shot products fill values in the same kernel (BitmapRows' Values).
 // Numeric: the row's values in C are zeroed, then each product finds its column
 // in C's sorted row by binary search and adds its value atomically, in place.
 #include <Kokkos_Core.hpp>
@@ -30,48 +31,69 @@ KOKKOS_INLINE_FUNCTION int find_sorted(const Cols& cols, int n, Key key) {
   return lo;
 }
 
-template <class Exec, class S, class O, class Off, bool Fill>
+// Values (fill only, one-shot products): while writing the columns, each word
+// of the bitmap keeps where its columns start in C's row, so a second sweep of
+// the products finds a column's position with one popcount and adds its value
+// in C, in place: the row's values come out of the fill pass, no numeric pass.
+template <class Exec, class S, class O, class Off, bool Fill, bool Values = false>
 struct BitmapRows {
+  static_assert(Fill || !Values, "values are made by the fill pass");
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using mem = typename Exec::memory_space;
+  using Words = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem>;
+  using Starts = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, mem>;
 
   RowProducts<S, O, Off, mem> products;
   Kokkos::View<const std::uint32_t*, mem> rows;
   std::size_t first = 0, count = 0;
-  Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> bitmap;  // slot x words, 0
-  Kokkos::View<std::uint64_t*, mem> unique;                        // count
-  Kokkos::View<const Off*, mem> c_row_map;                         // fill
-  Kokkos::View<O*, mem> c_col;                                     // fill
-
+  Words bitmap;                              // slot x words, 0
+  Kokkos::View<std::uint64_t*, mem> unique;  // count
+  Kokkos::View<const Off*, mem> c_row_map;   // fill
+  Kokkos::View<O*, mem> c_col;               // fill
   // Words of a bitmap held in team scratch instead (0: the global `bitmap`):
   // when C's columns fit scratch, the atomics stay on the multiprocessor.
   int scratch_words = 0;
+  Kokkos::View<S*, mem> c_val;  // Values
+  Starts word_start;            // Values, global bitmap: slot x words
+
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
+  using starts_scratch = Kokkos::View<std::uint32_t*, typename Exec::scratch_memory_space,
+                                      Kokkos::MemoryUnmanaged>;
 
   static std::size_t scratch_bytes(int scratch_words) {
-    return prefix_scratch_bytes<Exec>() +
-           (scratch_words ? bits_scratch::shmem_size(scratch_words) : 0);
+    if (scratch_words == 0) return prefix_scratch_bytes<Exec>();
+    return prefix_scratch_bytes<Exec>() + bits_scratch::shmem_size(scratch_words) +
+           (Values ? starts_scratch::shmem_size(scratch_words) : 0);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
     const PrefixScratch<Exec> prefix(m.team_scratch(0), team_prefix_entries);
     if (scratch_words > 0) {
       const bits_scratch bits(m.team_scratch(0), scratch_words);
+      const starts_scratch starts =
+          Values ? starts_scratch(m.team_scratch(0), scratch_words) : starts_scratch();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, scratch_words),
                            [&](const int w) { bits(w) = 0; });
       m.team_barrier();
-      rows_with(m, prefix, bits, static_cast<std::int64_t>(scratch_words));
+      rows_with(m, prefix, bits, starts, static_cast<std::int64_t>(scratch_words));
     } else {
-      const auto bits = Kokkos::subview(bitmap, static_cast<std::size_t>(m.league_rank()),
-                                        Kokkos::ALL());
-      rows_with(m, prefix, bits, static_cast<std::int64_t>(bitmap.extent(1)));
+      const auto slot = static_cast<std::size_t>(m.league_rank());
+      const auto bits = Kokkos::subview(bitmap, slot, Kokkos::ALL());
+      const auto words = static_cast<std::int64_t>(bitmap.extent(1));
+      if constexpr (Values) {
+        rows_with(m, prefix, bits, Kokkos::subview(word_start, slot, Kokkos::ALL()),
+                  words);
+      } else {
+        rows_with(m, prefix, bits, starts_scratch(), words);
+      }
     }
   }
 
-  template <class Bits>
+  template <class Bits, class Starts1>
   KOKKOS_FUNCTION void rows_with(const Member& m, const PrefixScratch<Exec>& prefix,
-                                 const Bits& bits, const std::int64_t words) const {
+                                 const Bits& bits, const Starts1& starts,
+                                 const std::int64_t words) const {
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
       products.for_team(m, i, prefix, [&](const O j, Off, Off) {
@@ -93,9 +115,13 @@ struct BitmapRows {
                               [&](const std::int64_t w, Off& pos, const bool final) {
                                 std::uint64_t x = bits(w);
                                 if (final) {
+                                  if constexpr (Values) {
+                                    starts(w) = static_cast<std::uint32_t>(pos);
+                                  }
                                   Off at = base + pos;
                                   while (x) {
                                     const std::uint64_t low = x & (~x + 1);
+                                    if constexpr (Values) c_val(at) = S(0);
                                     c_col(at++) =
                                         static_cast<O>(w * 64 + popcount64(low - 1));
                                     x ^= low;
@@ -103,6 +129,17 @@ struct BitmapRows {
                                 }
                                 pos += popcount64(bits(w));
                               });
+        if constexpr (Values) {
+          m.team_barrier();
+          products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
+            const auto w = static_cast<std::uint64_t>(j) >> 6;
+            const std::uint64_t below =
+                (std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63)) - 1;
+            const Off at = base + static_cast<Off>(starts(w)) +
+                           static_cast<Off>(popcount64(bits(w) & below));
+            Kokkos::atomic_add(&c_val(at), products.value(p, q));
+          });
+        }
       }
       m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, words),

@@ -2,7 +2,8 @@
 // Symbolic accumulator in team scratch: a row's distinct columns in an
 // open-addressing hash table (linear probing, compare-and-swap inserts), one
 // table per row. Counting reads the occupied slots; filling sorts the table in
-// place, where empty slots (the largest key) sort last, and copies the row out.
+// place, where empty slots (the largest key) sort last, and copies the row out
+// (with its values, when the fill pass also sums them).
 // Group bins give each of G rows per team its own table and M lanes; team bins
 // give one row the whole team.
 #include <Kokkos_Core.hpp>
@@ -18,51 +19,33 @@ KOKKOS_INLINE_FUNCTION std::uint32_t hash_slot(std::uint64_t key, std::uint32_t 
   return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-// Inserts `key` unless present; true when this call inserted it.
+// The slot of `key`, inserted unless present.
 template <class Keys, class Key>
-KOKKOS_INLINE_FUNCTION bool hash_insert(const Keys& keys, std::uint32_t mask, Key key,
-                                        Key empty) {
+KOKKOS_INLINE_FUNCTION std::uint32_t hash_insert(const Keys& keys, std::uint32_t mask,
+                                                 Key key, Key empty) {
   std::uint32_t h = hash_slot(static_cast<std::uint64_t>(key), mask);
   while (true) {
     const Key seen = keys(h);
-    if (seen == key) return false;
+    if (seen == key) return h;
     if (seen == empty) {
       const Key old = Kokkos::atomic_compare_exchange(&keys(h), empty, key);
-      if (old == empty) return true;
-      if (old == key) return false;
+      if (old == empty || old == key) return h;
     }
     h = (h + 1) & mask;
   }
 }
 
-// Bitonic sort of each group's keys[0, n) (n a power of two) by its vector lanes.
-// Every group of the team sorts at once: the team barriers keep them in step.
-template <class Member, class Keys>
-KOKKOS_INLINE_FUNCTION void group_sort(const Member& m, const Keys& keys, int n) {
-  for (int k = 2; k <= n; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, n / 2), [&](const int t) {
-        const int i = 2 * t - (t & (j - 1));
-        const int l = i + j;
-        const bool ascending = (i & k) == 0;
-        const auto a = keys(i);
-        const auto b = keys(l);
-        if ((a > b) == ascending) {
-          keys(i) = b;
-          keys(l) = a;
-        }
-      });
-      m.team_barrier();
-    }
-  }
-}
-
-template <class Exec, class S, class O, class Off, bool Fill>
+// Values (fill only, one-shot products): each slot also sums its column's
+// products, and the sort carries the sums along, so the fill pass writes C's
+// values too and no numeric pass follows.
+template <class Exec, class S, class O, class Off, bool Fill, bool Values = false>
 struct HashRowsInScratch {
+  static_assert(Fill || !Values, "values are made by the fill pass");
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using mem = typename Exec::memory_space;
   using scratch = typename Exec::scratch_memory_space;
   using keys_scratch = Kokkos::View<O*, scratch, Kokkos::MemoryUnmanaged>;
+  using vals_scratch = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
   static constexpr O empty = std::numeric_limits<O>::max();
 
   RowProducts<S, O, Off, mem> products;
@@ -74,9 +57,11 @@ struct HashRowsInScratch {
   Kokkos::View<std::uint64_t*, mem> unique;
   Kokkos::View<const Off*, mem> c_row_map;
   Kokkos::View<O*, mem> c_col;
+  Kokkos::View<S*, mem> c_val;  // Values
 
   static std::size_t scratch_bytes(int table, int groups) {
-    return keys_scratch::shmem_size(static_cast<std::size_t>(table) * groups) +
+    const std::size_t n = static_cast<std::size_t>(table) * groups;
+    return (Values ? vals_scratch::shmem_size(n) : 0) + keys_scratch::shmem_size(n) +
            (groups == 1 ? prefix_scratch_bytes<Exec>() : 0);
   }
 
@@ -84,24 +69,34 @@ struct HashRowsInScratch {
     const bool team_bin = groups == 1;
     const int g = team_bin ? 0 : m.team_rank();
     const std::size_t slot = static_cast<std::size_t>(m.league_rank()) * groups + g;
-    keys_scratch all(m.team_scratch(0), static_cast<std::size_t>(table) * groups);
-    const auto keys =
-        Kokkos::subview(all, Kokkos::make_pair(static_cast<std::size_t>(g) * table,
-                                               static_cast<std::size_t>(g + 1) * table));
+    const std::size_t n = static_cast<std::size_t>(table) * groups;
+    const auto range = Kokkos::make_pair(static_cast<std::size_t>(g) * table,
+                                         static_cast<std::size_t>(g + 1) * table);
+    // Values first: the 8-byte sums keep their alignment.
+    const vals_scratch all_vals =
+        Values ? vals_scratch(m.team_scratch(0), n) : vals_scratch();
+    const keys_scratch all(m.team_scratch(0), n);
+    const auto keys = Kokkos::subview(all, range);
+    const auto vals = Kokkos::subview(
+        all_vals, Values ? range : Kokkos::make_pair(std::size_t(0), std::size_t(0)));
     const bool active = slot < count;
     const std::int64_t i = active ? static_cast<std::int64_t>(rows(first + slot)) : 0;
     const auto mask = static_cast<std::uint32_t>(table - 1);
+    const O none = empty;  // a local: device code cannot take the member's address
+    const auto clear = [&](const int t) {
+      keys(t) = none;
+      if constexpr (Values) vals(t) = S(0);
+    };
     if (team_bin) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, table),
-                           [&](const int t) { keys(t) = empty; });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, table), clear);
     } else {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, table),
-                           [&](const int t) { keys(t) = empty; });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, table), clear);
     }
     m.team_barrier();
     if (active) {
-      const auto insert = [&](const O j, Off, Off) {
-        hash_insert(keys, mask, j, empty);
+      const auto insert = [&](const O j, const Off p, const Off q) {
+        const std::uint32_t h = hash_insert(keys, mask, j, none);
+        if constexpr (Values) Kokkos::atomic_add(&vals(h), products.value(p, q));
       };
       if (team_bin) {
         products.for_team(
@@ -112,33 +107,41 @@ struct HashRowsInScratch {
     }
     m.team_barrier();
     if constexpr (!Fill) {
-      int n = 0;
+      int distinct = 0;
+      const auto occupied = [&](const int t, int& c) {
+        c += keys(t) != none ? 1 : 0;
+      };
       if (team_bin) {
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(m, table),
-            [&](const int t, int& c) { c += keys(t) != empty ? 1 : 0; }, n);
-        if (active) Kokkos::single(Kokkos::PerTeam(m), [&] { unique(i) = n; });
+        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, table), occupied, distinct);
+        if (active) Kokkos::single(Kokkos::PerTeam(m), [&] { unique(i) = distinct; });
       } else {
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, table),
-            [&](const int t, int& c) { c += keys(t) != empty ? 1 : 0; }, n);
-        if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = n; });
+        Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, table), occupied, distinct);
+        if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = distinct; });
       }
     } else {
-      if (team_bin) {
-        team_sort(m, keys, table, empty);
+      const auto sort = [&](const auto& payload) {
+        if (team_bin) {
+          team_sort(m, keys, table, none, payload);
+        } else {
+          group_sort(m, keys, table, payload);
+        }
+      };
+      if constexpr (Values) {
+        sort(payload_of(vals));
       } else {
-        group_sort(m, keys, table);
+        sort(NoPayload{});
       }
       if (active) {
         const Off base = c_row_map(i);
         const int len = static_cast<int>(c_row_map(i + 1) - base);
+        const auto write = [&](const int t) {
+          c_col(base + t) = keys(t);
+          if constexpr (Values) c_val(base + t) = vals(t);
+        };
         if (team_bin) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len),
-                               [&](const int t) { c_col(base + t) = keys(t); });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len), write);
         } else {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, len),
-                               [&](const int t) { c_col(base + t) = keys(t); });
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, len), write);
         }
       }
     }

@@ -28,6 +28,11 @@ row_products(const Csr& A, const Csr& B) {
   return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values};
 }
 
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
 template <class Exec>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                                         Kokkos::IndexType<std::int64_t>>;
@@ -64,19 +69,35 @@ void launch_scratch_bin(const Exec& exec, const char* label, const Shape& shape,
                        f);
 }
 
+// One launch of the scratch hash kernel F for bin b of `bins`.
+template <class F, class Exec, class Plan, class Rp, class Bins, class Values>
+void launch_hash_bin(
+    const Exec& exec, const char* label, const Plan& plan, const Rp& rp, const Bins& bins,
+    int b, const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
+    const Values& c_val) {
+  const auto& bin = plan.shape.bin[b];
+  F f{rp,         bins.rows, bins.begin[b],  bins.size(b), bin.table,
+      bin.groups, unique,    plan.c.row_map, plan.c.col,   c_val};
+  launch_scratch_bin(exec, label, plan.shape, b, bins.size(b),
+                     F::scratch_bytes(bin.table, bin.groups), f);
+}
+
 // Symbolic, binned (GPU spaces, and host spaces without dense accumulators):
-// count (Fill = false) or fill (true) every bin.
+// count (Fill = false) or fill (true) every bin. With `c_val` (one-shot
+// products) the fill pass also makes C's values where its accumulator can: the
+// group bins, the team bins whose tables hold values, and the bitmap spill.
 template <bool Fill, class Exec, class Plan, class Csr, class Bins>
 void panel_symbolic_bins(
     const Exec& exec, Plan& plan, const Csr& A, const Csr& B, const Bins& bins,
     const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
-    SpgemmPathCounts& paths) {
+    const typename Csr::values_type& c_val, SpgemmPathCounts& paths) {
   using S = typename Csr::scalar_type;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const auto& shape = plan.shape;
   const auto rp = row_products<Exec, Plan>(A, B);
+  const bool values = Fill && c_val.extent(0) > 0;
   const int last = shape.group_bins + shape.team_bins;
   for (int b = 1; b <= last; ++b) {
     const std::size_t rows = bins.size(b);
@@ -85,48 +106,71 @@ void panel_symbolic_bins(
       paths.hash_in_scratch += rows;
       if (b <= shape.group_bins) paths.thread_groups += rows;
     }
-    using F = HashRowsInScratch<Exec, S, O, Off, Fill>;
-    const auto& bin = shape.bin[b];
-    F f{rp,         bins.rows, bins.begin[b],  rows,      bin.table,
-        bin.groups, unique,    plan.c.row_map, plan.c.col};
-    launch_scratch_bin(
+    if constexpr (Fill) {
+      if (values && b <= shape.group_bins + shape.values_team_bins) {
+        paths.values_in_fill += rows;
+        launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, true, true>>(
+            exec, "libra::spgemm::panel::fill_hash_values", plan, rp, bins, b, unique,
+            c_val);
+        continue;
+      }
+    }
+    launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, Fill>>(
         exec,
         Fill ? "libra::spgemm::panel::fill_hash" : "libra::spgemm::panel::count_hash",
-        shape, b, rows, F::scratch_bytes(bin.table, bin.groups), f);
+        plan, rp, bins, b, unique, typename Csr::values_type());
   }
   const std::size_t big = bins.size(shape.global_bin());
   if (big == 0) return;
   if (!Fill) paths.bitmap += big;
+  if (values) paths.values_in_fill += big;
+  if (Fill) paths.bitmap_fill += big;
   const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
-  using F = BitmapRows<Exec, S, O, Off, Fill>;
-  const char* label =
-      Fill ? "libra::spgemm::panel::fill_bitmap" : "libra::spgemm::panel::count_bitmap";
   const std::size_t first = bins.begin[shape.global_bin()];
-  // In team scratch when C's columns fit it, else one global bitmap per team.
-  if (F::scratch_bytes(static_cast<int>(std::min<std::size_t>(words, 1 << 20))) <=
-      static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>()) {
-    if (!Fill) paths.bitmap_in_scratch += big;
-    const int scratch_words = static_cast<int>(words);
-    F f{rp, bins.rows, first, big, {}, unique, plan.c.row_map, plan.c.col, scratch_words};
-    const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
-    Kokkos::TeamPolicy<Exec> policy(exec, league, shape.global_threads);
+  const auto run = [&](auto kind) {
+    using F = typename decltype(kind)::type;
+    const char* label = !Fill    ? "libra::spgemm::panel::count_bitmap"
+                        : values ? "libra::spgemm::panel::fill_bitmap_values"
+                                 : "libra::spgemm::panel::fill_bitmap";
+    // In team scratch when C's columns fit it, else one global bitmap per team.
+    if (F::scratch_bytes(static_cast<int>(std::min<std::size_t>(words, 1 << 20))) <=
+        static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>()) {
+      if (!Fill) paths.bitmap_in_scratch += big;
+      const int scratch_words = static_cast<int>(words);
+      F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
+          plan.c.col, scratch_words, c_val, {}};
+      const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
+      Kokkos::TeamPolicy<Exec> policy(exec, league, shape.global_threads);
+      Kokkos::parallel_for(
+          label,
+          policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))),
+          f);
+      return;
+    }
+    const std::size_t per_slot = words * (values ? 12 : 8) + 1;
+    const std::size_t slots = std::max<std::size_t>(
+        1, std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
+                                  plan.budget / 8 / per_slot}));
+    const TempsFrame<mem> frame(plan.temps);
+    const auto bitmap = plan.temps.template view2<std::uint64_t>(
+        "libra::spgemm::panel::bitmap", slots, words);
+    Kokkos::deep_copy(exec, bitmap, std::uint64_t(0));
+    typename F::Starts starts;
+    if (values) {
+      starts = plan.temps.template view2<std::uint32_t>(
+          "libra::spgemm::panel::word_starts", slots, words);
+    }
+    F f{rp,         bins.rows, first, big,   bitmap, unique, plan.c.row_map,
+        plan.c.col, 0,         c_val, starts};
+    Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
     Kokkos::parallel_for(
-        label,
-        policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))), f);
-    return;
+        label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))), f);
+  };
+  if (values) {
+    run(type_tag<BitmapRows<Exec, S, O, Off, true, true>>{});
+  } else {
+    run(type_tag<BitmapRows<Exec, S, O, Off, Fill>>{});
   }
-  const std::size_t per_slot = words * 8 + 1;
-  const std::size_t slots = std::max<std::size_t>(
-      1, std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
-                                plan.budget / 8 / per_slot}));
-  const TempsFrame<mem> frame(plan.temps);
-  const auto bitmap = plan.temps.template view2<std::uint64_t>(
-      "libra::spgemm::panel::bitmap", slots, words);
-  Kokkos::deep_copy(exec, bitmap, std::uint64_t(0));
-  F f{rp, bins.rows, first, big, bitmap, unique, plan.c.row_map, plan.c.col, 0};
-  Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
-  Kokkos::parallel_for(
-      label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))), f);
 }
 
 template <class Exec, class Plan>
@@ -136,6 +180,39 @@ void panel_end_phase(const Exec& exec, const Plan& plan, Kokkos::Timer& timer,
   exec.fence();
   seconds += timer.seconds();
   timer.reset();
+}
+
+// The numeric phase's bins (binned path): by products, and by the length of C's
+// row; rows whose values the fill pass made (plan.values_in_symbolic) get none.
+template <class Exec, class Plan>
+void panel_numeric_bins(const Exec& exec, Plan& plan) {
+  using S = typename decltype(plan.dense)::non_const_value_type;
+  const auto products = plan.products;
+  const auto shape = plan.shape;
+  const auto c_map = plan.c.row_map;
+  const bool skip_done = plan.values_in_symbolic;
+  plan.numeric_bins = bin_rows_unstable<panel_bins>(
+      exec, plan.num_rows,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
+        if (skip_done && shape.fill_makes_values(products(i), len)) return 0;
+        return shape.numeric_bin_of(products(i), len);
+      },
+      plan.temps);
+  // Per-team dense accumulators for the rows of C too long for scratch, when
+  // the budget allows (zeroed once; the kernel leaves them zero).
+  const std::size_t big = plan.numeric_bins.size(shape.global_bin());
+  const std::size_t row_bytes = static_cast<std::size_t>(plan.num_cols) * sizeof(S) + 1;
+  const std::size_t slots =
+      plan.dense_long_rows
+          ? std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
+                                   plan.budget / 8 / row_bytes})
+          : 0;
+  if (slots > 0) {
+    plan.dense = plan.temps.template view2<S>("libra::spgemm::panel::dense", slots,
+                                              static_cast<std::size_t>(plan.num_cols));
+    Kokkos::deep_copy(exec, plan.dense, S(0));
+  }
 }
 
 // Symbolic: C's row_map and sorted columns (kept in plan.c).
@@ -205,57 +282,56 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const TempsFrame<mem> frame(plan.temps);
     const auto products = plan.products;
     const auto shape = plan.shape;
-    const auto bins = bin_rows_unstable<panel_bins>(
-        exec, plan.num_rows,
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          return shape.symbolic_bin_of(products(i));
-        },
-        plan.temps);
     const auto unique =
         plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
     Kokkos::deep_copy(exec, unique, std::uint64_t(0));
-    panel_symbolic_bins<false>(exec, plan, A, B, bins, unique, st.paths);
+    // The pre-analysis binned the rows by products (make_panel_plan).
+    panel_symbolic_bins<false>(exec, plan, A, B, plan.symbolic_bins, unique,
+                               typename Csr::values_type(), st.paths);
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
                                              plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    typename Csr::values_type values;
+    const bool one_shot = plan.values_in_symbolic;
+    if (one_shot) {
+      values = typename Csr::values_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
+          nnz);
+      // Rows of C too long for a team's table with values go to the bitmap
+      // spill when its bitmap fits team scratch: values in one pass, dense over
+      // C's columns (rows that long are).
+      const int words = static_cast<int>(std::min<std::uint64_t>(
+          (static_cast<std::uint64_t>(plan.num_cols) + 63) / 64, std::uint64_t(1) << 20));
+      plan.shape.values_spill =
+          BitmapRows<Exec, S, O, Off, true, true>::scratch_bytes(words) <=
+          static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>();
+    }
+    const auto fill_shape = plan.shape;
     const auto c_map = plan.c.row_map;
     const auto fill_bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
-          return shape.fill_bin_of(products(i),
-                                   static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
+          const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
+          return one_shot ? fill_shape.fill_values_bin_of(products(i), len)
+                          : fill_shape.fill_bin_of(products(i), len);
         },
         plan.temps);
-    panel_symbolic_bins<true>(exec, plan, A, B, fill_bins, unique, st.paths);
+    panel_symbolic_bins<true>(exec, plan, A, B, fill_bins, unique, values, st.paths);
+    if (plan.values_in_symbolic) {
+      plan.c_values = values;
+      // Rows of team bins whose tables hold no values still need the numeric pass.
+      std::size_t rest = 0;
+      for (int b = shape.group_bins + shape.values_team_bins + 1;
+           b <= shape.group_bins + shape.team_bins; ++b) {
+        rest += fill_bins.size(b);
+      }
+      plan.rows_left = rest;
+    }
   }
   panel_end_phase(exec, plan, timer, st.seconds_compress);
-  if (!plan.host_dense) {
-    // The numeric phase's bins: by products, and by the length of C's row.
-    const auto products = plan.products;
-    const auto shape = plan.shape;
-    const auto c_map = plan.c.row_map;
-    plan.numeric_bins = bin_rows_unstable<panel_bins>(
-        exec, plan.num_rows,
-        KOKKOS_LAMBDA(const std::int64_t i) {
-          return shape.numeric_bin_of(
-              products(i), static_cast<std::uint64_t>(c_map(i + 1) - c_map(i)));
-        },
-        plan.temps);
-    // Per-team dense accumulators for the rows of C too long for scratch, when
-    // the budget allows (zeroed once; the kernel leaves them zero).
-    const std::size_t big = plan.numeric_bins.size(shape.global_bin());
-    const std::size_t row_bytes = static_cast<std::size_t>(plan.num_cols) * sizeof(S) + 1;
-    const std::size_t slots =
-        plan.dense_long_rows
-            ? std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
-                                     plan.budget / 8 / row_bytes})
-            : 0;
-    if (slots > 0) {
-      plan.dense = plan.temps.template view2<S>("libra::spgemm::panel::dense", slots,
-                                                static_cast<std::size_t>(plan.num_cols));
-      Kokkos::deep_copy(exec, plan.dense, S(0));
-    }
+  if (!plan.host_dense && (!plan.values_in_symbolic || plan.rows_left > 0)) {
+    panel_numeric_bins(exec, plan);
   }
   if (plan.progress) plan.progress(1, 2);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "libra/core/error.hpp"
@@ -39,6 +40,7 @@ struct PanelPlan {
   Kokkos::View<std::uint32_t*, mem> order;
   std::size_t order_size = 0;  // rows with products, first in `order`
   Kokkos::View<Off**, Kokkos::LayoutRight, mem> positions;
+  RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
   RowBins<mem, panel_bins> numeric_bins;
   // Numeric, rows of C too long for scratch: per-team dense arrays over C's
   // columns (SpgemmOptions::tuning.dense_long_rows), else atomics in place.
@@ -50,6 +52,7 @@ struct PanelPlan {
   // values in the symbolic fill pass: one pass over the products fewer.
   bool values_in_symbolic = false;
   Kokkos::View<S*, mem> c_values;  // C's values, when the symbolic pass made them
+  std::size_t rows_left = 0;       // binned: rows whose values it did not make
   Pattern<O, Off, mem> c;
   std::function<void(int, int)> progress;
 };
@@ -99,18 +102,40 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const auto a_col = A.col_idx;
   const auto b_rm = B.row_map;
   std::uint64_t total = 0;
-  Kokkos::parallel_reduce(
-      "libra::spgemm::panel::analyze", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum) {
-        std::uint64_t p = 0;
-        for (Off e = a_rm(i); e < a_rm(i + 1); ++e) {
-          const O k = a_col(e);
-          p += static_cast<std::uint64_t>(b_rm(k + 1) - b_rm(k));
-        }
-        products(i) = p;
-        sum += p;
-      },
-      total);
+  if constexpr (is_host_exec<Exec>) {
+    plan.host_dense =
+        options.dense_accumulator &&
+        panel_host_dense_bytes<Exec, S, O, Off>(
+            exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
+  }
+  const auto products_of = KOKKOS_LAMBDA(const std::size_t i) {
+    std::uint64_t p = 0;
+    for (Off e = a_rm(i); e < a_rm(i + 1); ++e) {
+      const O k = a_col(e);
+      p += static_cast<std::uint64_t>(b_rm(k + 1) - b_rm(k));
+    }
+    products(i) = p;
+    return p;
+  };
+  if (plan.host_dense) {
+    Kokkos::parallel_reduce(
+        "libra::spgemm::panel::analyze", Kokkos::RangePolicy<Exec>(exec, 0, n),
+        KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum) { sum += products_of(i); },
+        total);
+  } else {
+    // The binned path: the pre-analysis bins the rows by products in the same
+    // pass (one launch and one read-back fewer). The bins' limits do not depend
+    // on the lanes per row, which the products' average decides below.
+    const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
+    plan.symbolic_bins = bin_rows_unstable<panel_bins>(
+        exec, A.num_rows,
+        KOKKOS_LAMBDA(const std::int64_t i) {
+          const std::uint64_t p = products_of(static_cast<std::size_t>(i));
+          return BinKey{limits.symbolic_bin_of(p), p};
+        },
+        temps);
+    for (const std::uint64_t w : plan.symbolic_bins.weight) total += w;
+  }
   plan.total_products = total;
   st.products = total;
   st.flops = 2 * total;
@@ -118,12 +143,8 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const double per_entry =
       A.nnz() > 0 ? static_cast<double>(total) / static_cast<double>(A.nnz()) : 1.0;
   plan.shape = PanelShape<Exec, S, O>(options.tuning, per_entry);
-
-  if constexpr (is_host_exec<Exec>) {
-    plan.host_dense =
-        options.dense_accumulator &&
-        panel_host_dense_bytes<Exec, S, O, Off>(
-            exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
+  if (!plan.shape.same_bins(PanelShape<Exec, S, O>(options.tuning, 1.0))) {
+    throw std::logic_error("spgemm: panel bins depend on the lanes per row");
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;

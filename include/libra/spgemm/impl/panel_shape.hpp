@@ -39,6 +39,12 @@ struct PanelShape {
   int scratch = 0;     // level-0 bytes a team may use
   // Numeric: C entries a team bin's row may hold in scratch (columns + values).
   int numeric_capacity = 0;
+  // One-shot products, fill pass with values: the last team bin whose hash table
+  // holds values too (beside the products' flattening scratch).
+  int values_team_bins = 0;
+  // Set by the caller: the rows beyond those team bins go to the bitmap spill
+  // (which makes values too) rather than to a fill pass without values.
+  bool values_spill = false;
   // Threads of the teams that handle rows too long for scratch.
   int global_threads = 1;
 
@@ -88,8 +94,22 @@ struct PanelShape {
     numeric_capacity = 0;
     for (int table = 2; table * slot_bytes <= room; table *= 2)
       numeric_capacity = (table - 1) * 2 / 3;
+    for (int t = group_bins + 1; t <= group_bins + team_bins; ++t) {
+      if (bin[t].table * static_cast<int>(sizeof(Ordinal) + sizeof(Scalar)) <= room)
+        values_team_bins = t - group_bins;
+    }
     global_threads = team;
     bin[b] = PanelBin{~std::uint64_t(0), 0, 1, 1, team};
+  }
+
+  // The bins' row limits do not depend on the lanes per row (which the matrix's
+  // average sets): binning may run before the average is known.
+  bool same_bins(const PanelShape& o) const {
+    if (group_bins != o.group_bins || team_bins != o.team_bins) return false;
+    for (int b = 0; b <= global_bin(); ++b) {
+      if (bin[b].max_products != o.bin[b].max_products) return false;
+    }
+    return true;
   }
 
   // The symbolic bin of a row with `products` products.
@@ -116,6 +136,24 @@ struct PanelShape {
       if (len <= bin[b].max_products) return b;
     }
     return global_bin();
+  }
+
+  // The fill bin of a one-shot product's row (whose values the fill pass makes
+  // where it can): as fill_bin_of, and with values_spill the rows beyond the team
+  // bins whose tables hold values go to the bitmap spill.
+  KOKKOS_INLINE_FUNCTION int fill_values_bin_of(std::uint64_t products,
+                                                std::uint64_t len) const {
+    const int b = fill_bin_of(products, len);
+    return values_spill && b > group_bins + values_team_bins ? global_bin() : b;
+  }
+
+  // Whether that fill pass makes the row's values: in the group bins, the team
+  // bins whose tables hold values (the group bins' scratch is sized for numeric
+  // slots, larger still), and the bitmap spill.
+  KOKKOS_INLINE_FUNCTION bool fill_makes_values(std::uint64_t products,
+                                                std::uint64_t len) const {
+    const int b = fill_values_bin_of(products, len);
+    return b <= group_bins + values_team_bins || b == global_bin();
   }
 
   // The numeric bin of a row with `products` products and `len` entries of C:

@@ -21,8 +21,23 @@ struct RowBins {
   static constexpr int bins = Bins;
   Kokkos::View<std::uint32_t*, MemSpace> rows;
   std::array<std::size_t, Bins + 1> begin{};
+  // Per bin, the sum of its rows' weights (when bin_of gives them; see BinKey).
+  std::array<std::uint64_t, Bins> weight{};
   std::size_t size(int bin) const { return begin[bin + 1] - begin[bin]; }
 };
+
+// What bin_rows_unstable's bin_of may return: the row's bin and a weight (its
+// products, say), summed per bin in the same pass.
+struct BinKey {
+  int bin = 0;
+  std::uint64_t weight = 0;
+};
+KOKKOS_INLINE_FUNCTION BinKey bin_key(const BinKey& k) {
+  return k;
+}
+KOKKOS_INLINE_FUNCTION BinKey bin_key(int bin) {
+  return BinKey{bin, 0};
+}
 
 // bin_of(i) returns the bin of row i in [0, Bins) (Bins at most 256). One radix pass
 // groups the rows (stably, so rows stay in order within a bin) and one small copy tells
@@ -63,46 +78,71 @@ RowBins<typename Exec::memory_space, Bins> bin_rows(
 namespace libra::impl {
 
 // The same grouping without order within a bin (what the panel SpGEMM needs:
-// a bin's rows are independent): each team counts its rows per bin in scratch,
-// reserves a range per bin with one atomic, and places its rows there. Two
-// launches and one small copy, where the stable radix pass takes a barrier per
-// team-sized step.
+// a bin's rows are independent): each team counts its rows per bin in scratch
+// (and sums their weights), reserves a range per bin with one atomic, and places
+// its rows there. Two launches and one small copy, where the stable radix pass
+// takes a barrier per team-sized step. bin_of runs once per row (it may have
+// side effects, such as writing the row's products); the place pass reads the
+// bins the count pass kept.
 template <int Bins, class Exec, class BinOf>
 struct UnstableBinPass {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using mem = typename Exec::memory_space;
   using counts_scratch = Kokkos::View<unsigned*, typename Exec::scratch_memory_space,
                                       Kokkos::MemoryUnmanaged>;
-  static constexpr std::size_t tile = 4096;
+  using weights_scratch =
+      Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
+                   Kokkos::MemoryUnmanaged>;
+  // Rows per team: few, so that a pass whose bin_of does real work (the panel's
+  // pre-analysis) spreads over the whole device; each team adds to the global
+  // counts once per bin.
+  static constexpr std::size_t tile = 512;
   BinOf bin_of;
   std::int64_t n = 0;
-  Kokkos::View<std::uint64_t*, mem> cursor;  // count pass: totals; place: next free
-  Kokkos::View<std::uint32_t*, mem> rows;    // place pass only
+  // Count pass: per bin its rows (0 .. Bins) and weights (Bins .. 2 Bins);
+  // place pass: per bin the next free position.
+  Kokkos::View<std::uint64_t*, mem> cursor;
+  Kokkos::View<std::uint8_t*, mem> keys;   // each row's bin
+  Kokkos::View<std::uint32_t*, mem> rows;  // place pass only
   bool place = false;
 
-  static std::size_t scratch_bytes() { return 2 * counts_scratch::shmem_size(Bins); }
+  static std::size_t scratch_bytes() {
+    return weights_scratch::shmem_size(Bins) + 2 * counts_scratch::shmem_size(Bins);
+  }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
+    weights_scratch weights(m.team_scratch(0), Bins);
     counts_scratch local(m.team_scratch(0), Bins);
     counts_scratch base(m.team_scratch(0), Bins);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins),
-                         [&](const int b) { local(b) = 0; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
+      local(b) = 0;
+      weights(b) = 0;
+    });
     m.team_barrier();
     const std::int64_t begin = static_cast<std::int64_t>(m.league_rank()) * tile;
     const std::int64_t end = begin + static_cast<std::int64_t>(tile) < n
                                  ? begin + static_cast<std::int64_t>(tile)
                                  : n;
-    Kokkos::parallel_for(
-        Kokkos::TeamThreadRange(m, begin, end),
-        [&](const std::int64_t i) { Kokkos::atomic_add(&local(bin_of(i)), 1u); });
-    m.team_barrier();
     if (!place) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end),
+                           [&](const std::int64_t i) {
+                             const BinKey k = bin_key(bin_of(i));
+                             keys(i) = static_cast<std::uint8_t>(k.bin);
+                             Kokkos::atomic_add(&local(k.bin), 1u);
+                             if (k.weight) Kokkos::atomic_add(&weights(k.bin), k.weight);
+                           });
+      m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
         if (local(b))
           Kokkos::atomic_add(&cursor(b), static_cast<std::uint64_t>(local(b)));
+        if (weights(b)) Kokkos::atomic_add(&cursor(Bins + b), weights(b));
       });
       return;
     }
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(m, begin, end),
+        [&](const std::int64_t i) { Kokkos::atomic_add(&local(keys(i)), 1u); });
+    m.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
       base(b) = local(b) ? static_cast<unsigned>(Kokkos::atomic_fetch_add(
                                &cursor(b), static_cast<std::uint64_t>(local(b))))
@@ -112,17 +152,19 @@ struct UnstableBinPass {
     m.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end),
                          [&](const std::int64_t i) {
-                           const int b = bin_of(i);
+                           const int b = keys(i);
                            rows(base(b) + Kokkos::atomic_fetch_add(&local(b), 1u)) =
                                static_cast<std::uint32_t>(i);
                          });
   }
 };
 
+// bin_of(i) gives row i's bin in [0, Bins), as an int or a BinKey with a weight.
 template <int Bins, class Exec, class BinOf>
 RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
     const Exec& exec, std::int64_t num_rows, const BinOf& bin_of,
     const Temps<typename Exec::memory_space>& temps) {
+  static_assert(Bins <= 256, "a row's bin is kept in one byte");
   using mem = typename Exec::memory_space;
   using Pass = UnstableBinPass<Bins, Exec, BinOf>;
   RowBins<mem, Bins> bins;
@@ -130,24 +172,29 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   bins.rows = temps.template view<std::uint32_t>("libra::bins::rows", n);
   if (n == 0) return bins;
   const TempsFrame<mem> frame(temps);
-  auto cursor = temps.template view<std::uint64_t>("libra::bins::cursor", Bins);
+  auto cursor = temps.template view<std::uint64_t>("libra::bins::cursor", 2 * Bins);
+  auto keys = temps.template view<std::uint8_t>("libra::bins::keys", n);
   Kokkos::deep_copy(exec, cursor, std::uint64_t(0));
   const int league = static_cast<int>((n + Pass::tile - 1) / Pass::tile);
   const int threads = LaunchTraits<Exec>::team_threads(256);
-  Pass pass{bin_of, num_rows, cursor, bins.rows, false};
+  Pass pass{bin_of, num_rows, cursor, keys, bins.rows, false};
   Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
   policy.set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes()));
   Kokkos::parallel_for("libra::bins::count", policy, pass);
   const auto counts = host_copy(exec, cursor);
-  auto starts = Kokkos::create_mirror_view(cursor);
+  // Not a mirror view: its initialisation would wake the host threads.
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> starts(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("libra::bins::starts")),
+      Bins);
   std::size_t at = 0;
   for (int b = 0; b < Bins; ++b) {
     bins.begin[b] = at;
+    bins.weight[b] = counts(Bins + b);
     starts(b) = at;
     at += static_cast<std::size_t>(counts(b));
   }
   bins.begin[Bins] = at;
-  Kokkos::deep_copy(exec, cursor, starts);
+  Kokkos::deep_copy(exec, Kokkos::subview(cursor, Kokkos::make_pair(0, Bins)), starts);
   pass.place = true;
   Kokkos::parallel_for("libra::bins::place", policy, pass);
   return bins;
