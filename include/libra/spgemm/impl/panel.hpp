@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
@@ -57,14 +58,20 @@ void order_heaviest_first(const Exec& exec, Plan& plan) {
 }
 
 // One launch of the scratch kernels for bin b of `bins`.
+// Its label names the bin's table and rows per team ("...[256x32]"), so that
+// profiles tell the bins apart.
 template <class Functor, class Exec, class Shape>
-void launch_scratch_bin(const Exec& exec, const char* label, const Shape& shape, int b,
-                        std::size_t rows, std::size_t scratch_bytes, const Functor& f) {
+void launch_scratch_bin(const Exec& exec, const char* kernel, const Shape& shape, int b,
+                        PanelPhase phase, std::size_t rows, std::size_t scratch_bytes,
+                        const Functor& f) {
   const auto& bin = shape.bin[b];
-  const int league = static_cast<int>((rows + bin.groups - 1) / bin.groups);
+  const PanelLaunch& l = bin.in(phase);
+  const std::string label = std::string(kernel) + "[" + std::to_string(bin.table) + "x" +
+                            std::to_string(l.groups) + "]";
+  const int league = static_cast<int>((rows + l.groups - 1) / l.groups);
   Kokkos::TeamPolicy<Exec> policy =
-      bin.groups > 1 ? Kokkos::TeamPolicy<Exec>(exec, league, bin.groups, bin.lanes)
-                     : Kokkos::TeamPolicy<Exec>(exec, league, bin.threads);
+      l.groups > 1 ? Kokkos::TeamPolicy<Exec>(exec, league, l.groups, l.lanes)
+                   : Kokkos::TeamPolicy<Exec>(exec, league, l.threads);
   Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)),
                        f);
 }
@@ -72,14 +79,16 @@ void launch_scratch_bin(const Exec& exec, const char* label, const Shape& shape,
 // One launch of the scratch hash kernel F for bin b of `bins`.
 template <class F, class Exec, class Plan, class Rp, class Bins, class Values>
 void launch_hash_bin(
-    const Exec& exec, const char* label, const Plan& plan, const Rp& rp, const Bins& bins,
-    int b, const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
+    const Exec& exec, const char* label, PanelPhase phase, const Plan& plan, const Rp& rp,
+    const Bins& bins, int b,
+    const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique,
     const Values& c_val) {
   const auto& bin = plan.shape.bin[b];
-  F f{rp,         bins.rows, bins.begin[b],  bins.size(b), bin.table,
-      bin.groups, unique,    plan.c.row_map, plan.c.col,   c_val};
-  launch_scratch_bin(exec, label, plan.shape, b, bins.size(b),
-                     F::scratch_bytes(bin.table, bin.groups), f);
+  const int groups = bin.in(phase).groups;
+  F f{rp,     bins.rows, bins.begin[b],  bins.size(b), bin.table,
+      groups, unique,    plan.c.row_map, plan.c.col,   c_val};
+  launch_scratch_bin(exec, label, plan.shape, b, phase, bins.size(b),
+                     F::scratch_bytes(bin.table, groups), f);
 }
 
 // Symbolic, binned (GPU spaces, and host spaces without dense accumulators):
@@ -110,15 +119,16 @@ void panel_symbolic_bins(
       if (values && b <= shape.group_bins + shape.values_team_bins) {
         paths.values_in_fill += rows;
         launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, true, true>>(
-            exec, "libra::spgemm::panel::fill_hash_values", plan, rp, bins, b, unique,
-            c_val);
+            exec, "libra::spgemm::panel::fill_hash_values", PanelPhase::fill_values, plan,
+            rp, bins, b, unique, c_val);
         continue;
       }
     }
     launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, Fill>>(
         exec,
         Fill ? "libra::spgemm::panel::fill_hash" : "libra::spgemm::panel::count_hash",
-        plan, rp, bins, b, unique, typename Csr::values_type());
+        Fill ? PanelPhase::fill : PanelPhase::count, plan, rp, bins, b, unique,
+        typename Csr::values_type());
   }
   const std::size_t big = bins.size(shape.global_bin());
   if (big == 0) return;
@@ -140,11 +150,22 @@ void panel_symbolic_bins(
       F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
           plan.c.col, scratch_words, c_val, {}};
       const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
-      Kokkos::TeamPolicy<Exec> policy(exec, league, shape.global_threads);
-      Kokkos::parallel_for(
-          label,
-          policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(scratch_words))),
-          f);
+      const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words));
+      int threads = shape.global_threads;
+      if constexpr (LaunchTraits<Exec>::is_gpu) {
+        // Few long rows would leave most of the device idle: wider teams, while
+        // the rows still fill the device (more threads on one bitmap contend).
+        Kokkos::TeamPolicy<Exec> probe(exec, league, Kokkos::AUTO);
+        probe.set_scratch_size(0, bytes);
+        const int widest =
+            std::min(1024, probe.team_size_max(f, Kokkos::ParallelForTag()));
+        const auto device = static_cast<std::size_t>(exec.concurrency());
+        while (threads * 2 <= widest && big * threads * 2 <= device) {
+          threads *= 2;  // a power of two: team scans want one
+        }
+      }
+      Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
+      Kokkos::parallel_for(label, policy.set_scratch_size(0, bytes), f);
       return;
     }
     const std::size_t per_slot = words * (values ? 12 : 8) + 1;
@@ -373,10 +394,11 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       using F = AccumulateRowsInHash<Exec, S, O, Off>;
       const auto& bin = shape.bin[b];
       const int table = numeric_table_for(shape.numeric_capacity_of(b));
-      F f{rp,         bins.rows,      bins.begin[b], rows, table,
-          bin.groups, plan.c.row_map, plan.c.col,    c_val};
-      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_hash", shape, b, rows,
-                         F::scratch_bytes(table, bin.groups), f);
+      const int groups = bin.in(PanelPhase::numeric).groups;
+      F f{rp,     bins.rows,      bins.begin[b], rows, table,
+          groups, plan.c.row_map, plan.c.col,    c_val};
+      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_hash", shape, b,
+                         PanelPhase::numeric, rows, F::scratch_bytes(table, groups), f);
     }
     if (const std::size_t big = bins.size(shape.global_bin())) {
       const std::size_t first = bins.begin[shape.global_bin()];

@@ -22,12 +22,23 @@ namespace libra::impl {
 
 inline constexpr int panel_bins = 16;
 
-struct PanelBin {
-  std::uint64_t max_products = 0;  // rows with at most this many products
-  int table = 0;    // symbolic: hash slots per row (a power of two, >= 2 x max_products)
+// The kernels a bin runs, each with its own launch shape: their scratch per row
+// differs (keys; keys and sums; keys, sums and positions), and so does the work
+// their lanes share (the fill pass is mostly a sort of the row's table).
+enum class PanelPhase : int { count = 0, fill = 1, fill_values = 2, numeric = 3 };
+inline constexpr int panel_phases = 4;
+
+struct PanelLaunch {
   int groups = 1;   // rows per team (1: team bin)
   int lanes = 1;    // vector lanes per row (group bins)
-  int threads = 1;  // threads per team (team bins)
+  int threads = 1;  // threads per team
+};
+
+struct PanelBin {
+  std::uint64_t max_products = 0;  // rows with at most this many products
+  int table = 0;  // symbolic: hash slots per row (a power of two, >= 2 x max_products)
+  PanelLaunch launch[panel_phases];
+  const PanelLaunch& in(PanelPhase p) const { return launch[static_cast<int>(p)]; }
 };
 
 template <class Exec, class Scalar, class Ordinal>
@@ -68,14 +79,25 @@ struct PanelShape {
     while (lanes < 32 && lanes < products_per_entry) lanes *= 2;
     int b = 1;
     // Group bins: up to 128 products per row.
+    // Scratch bytes per hash slot of each phase.
+    const int phase_bytes[panel_phases] = {
+        key_bytes, key_bytes, static_cast<int>(sizeof(Ordinal) + sizeof(Scalar)),
+        std::max(key_bytes, slot_bytes)};
     for (int table = 32; table <= 256 && b < panel_bins - 1; table *= 2) {
       const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
-      const int m = Traits::is_gpu ? std::min(lanes, table / 4) : 1;
-      const int bytes_per_row = table * std::max(key_bytes, slot_bytes);
-      int g = Traits::is_gpu ? 256 / m : host_threads;
-      g = std::min(g, scratch / bytes_per_row);
-      if (g < 1) break;
-      bin[b++] = PanelBin{max_products, table, g, m, g * m};
+      // The numeric phase's slots are the largest: no room for them, no bin.
+      if (scratch / (table * phase_bytes[3]) < 1) break;
+      PanelBin pb{max_products, table, {}};
+      for (int p = 0; p < panel_phases; ++p) {
+        int m = Traits::is_gpu ? std::min(lanes, table / 4) : 1;
+        // Filling sorts the table: a lane per 8 slots, up to a warp.
+        if (Traits::is_gpu && (p == 1 || p == 2))
+          m = std::min(32, std::max(m, table / 8));
+        int g = Traits::is_gpu ? 256 / m : host_threads;
+        g = std::min(g, scratch / (table * phase_bytes[p]));
+        pb.launch[p] = PanelLaunch{g, m, g * m};
+      }
+      bin[b++] = pb;
       ++group_bins;
     }
     // Team bins: one row per team, as long as a hash table of twice the row fits.
@@ -85,7 +107,7 @@ struct PanelShape {
       if (table * key_bytes > scratch) break;
       const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
       if (max_products <= last_group) continue;
-      bin[b++] = PanelBin{max_products, table, 1, 1, team};
+      bin[b++] = team_bin(max_products, table, team);
       ++team_bins;
     }
     // The longest row of C a team's numeric hash table takes (load at most 2/3),
@@ -99,7 +121,13 @@ struct PanelShape {
         values_team_bins = t - group_bins;
     }
     global_threads = team;
-    bin[b] = PanelBin{~std::uint64_t(0), 0, 1, 1, team};
+    bin[b] = team_bin(~std::uint64_t(0), 0, team);
+  }
+
+  static PanelBin team_bin(std::uint64_t max_products, int table, int threads) {
+    PanelBin pb{max_products, table, {}};
+    for (auto& l : pb.launch) l = PanelLaunch{1, 1, threads};
+    return pb;
   }
 
   // The bins' row limits do not depend on the lanes per row (which the matrix's
@@ -123,14 +151,16 @@ struct PanelShape {
   }
 
   // The fill bin of a row with `products` products and `len` distinct columns
-  // (known after counting): group bins by products as when counting; longer rows
-  // get the team bin whose hash table holds twice their row of C (fewer slots to
-  // sort than a table sized by products, which count duplicates).
+  // (known after counting): the bin whose hash table holds twice the row of C
+  // (fewer slots to sort than a table sized by products, which count
+  // duplicates); a thread group's bin only while its products are few enough for
+  // the group's lanes.
   KOKKOS_INLINE_FUNCTION int fill_bin_of(std::uint64_t products,
                                          std::uint64_t len) const {
     if (products == 0) return 0;
+    const std::uint64_t group_need = len > products / 4 ? len : products / 4;
     for (int b = 1; b <= group_bins; ++b) {
-      if (products <= bin[b].max_products) return b;
+      if (group_need <= bin[b].max_products) return b;
     }
     for (int b = group_bins + 1; b <= group_bins + team_bins; ++b) {
       if (len <= bin[b].max_products) return b;
