@@ -75,7 +75,7 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
     impl::make_panel_plan(exec, plan, A, B, handle.options(), st,
                           impl::Temps<mem>(workspace));
     plan.values_in_symbolic = values_too;
-    impl::panel_end_phase(exec, plan, analysis, st.seconds_wlt);
+    impl::end_phase(exec, plan, analysis, st.seconds_wlt);
     impl::panel_symbolic(exec, plan, A, B, st);
     c = plan.c;
     values = plan.c_values;

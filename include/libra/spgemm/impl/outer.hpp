@@ -14,6 +14,7 @@
 #include "libra/spgemm/impl/outer_plan.hpp"
 #include "libra/spgemm/impl/outer_shape.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
+#include "libra/spgemm/impl/phase_timing.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_compress.hpp"
 #include "libra/spgemm/impl/row_compress_host.hpp"
@@ -27,17 +28,6 @@ template <class Plan>
 void report_progress(const Plan& plan, int done) {
   if (plan.progress)
     plan.progress(done, 2 * (static_cast<int>(plan.chunk_cuts.size()) - 1));
-}
-
-// Ends a phase for SpgemmStats: with phase timings on, waits for the device and
-// adds the elapsed time to `seconds`; otherwise costs nothing.
-template <class Exec, class Plan>
-void end_phase(const Exec& exec, const Plan& plan, Kokkos::Timer& timer,
-               double& seconds) {
-  if (!plan.phase_timings) return;
-  exec.fence();
-  seconds += timer.seconds();
-  timer.reset();
 }
 
 // Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =

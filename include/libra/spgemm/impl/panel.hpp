@@ -17,6 +17,7 @@
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/acc_host_dense.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
+#include "libra/spgemm/impl/phase_timing.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 
@@ -194,15 +195,6 @@ void panel_symbolic_bins(
   }
 }
 
-template <class Exec, class Plan>
-void panel_end_phase(const Exec& exec, const Plan& plan, Kokkos::Timer& timer,
-                     double& seconds) {
-  if (!plan.phase_timings) return;
-  exec.fence();
-  seconds += timer.seconds();
-  timer.reset();
-}
-
 // The numeric phase's bins (binned path): by products, and by the length of C's
 // row; rows whose values the fill pass made (plan.values_in_symbolic) get none.
 template <class Exec, class Plan>
@@ -350,7 +342,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       plan.rows_left = rest;
     }
   }
-  panel_end_phase(exec, plan, timer, st.seconds_compress);
+  end_phase(exec, plan, timer, st.seconds_compress);
   if (!plan.host_dense && (!plan.values_in_symbolic || plan.rows_left > 0)) {
     panel_numeric_bins(exec, plan);
   }
@@ -423,7 +415,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       }
     }
   }
-  panel_end_phase(exec, plan, timer, st.seconds_compress);
+  end_phase(exec, plan, timer, st.seconds_compress);
   if (plan.progress) plan.progress(2, 2);
 }
 
