@@ -30,6 +30,16 @@ struct is_host_space<Kokkos::Threads> : std::true_type {};
 #endif
 }  // namespace impl
 
+// A policy whose functor travels as a kernel argument (up to 4 KB). Without the
+// hint, Kokkos 3.4's Cuda backend copies a functor of 512 bytes or more through
+// constant memory and first waits for the previous such kernel to finish: a host
+// synchronisation per launch, which a chain of small kernels pays in full.
+template <class Policy>
+auto light_launch(const Policy& policy) {
+  return Kokkos::Experimental::require(
+      policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+}
+
 template <class Exec>
 struct LaunchTraits {
   static_assert(Kokkos::is_execution_space<Exec>::value,

@@ -73,8 +73,8 @@ void launch_scratch_bin(const Exec& exec, const char* kernel, const Shape& shape
   Kokkos::TeamPolicy<Exec> policy =
       l.groups > 1 ? Kokkos::TeamPolicy<Exec>(exec, league, l.groups, l.lanes)
                    : Kokkos::TeamPolicy<Exec>(exec, league, l.threads);
-  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)),
-                       f);
+  Kokkos::parallel_for(
+      label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes))), f);
 }
 
 // One launch of the scratch hash kernel F for bin b of `bins`.
@@ -166,7 +166,7 @@ void panel_symbolic_bins(
         }
       }
       Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
-      Kokkos::parallel_for(label, policy.set_scratch_size(0, bytes), f);
+      Kokkos::parallel_for(label, light_launch(policy.set_scratch_size(0, bytes)), f);
       return;
     }
     const std::size_t per_slot = words * (values ? 12 : 8) + 1;
@@ -186,7 +186,9 @@ void panel_symbolic_bins(
         plan.c.col, 0,         c_val, starts};
     Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
     Kokkos::parallel_for(
-        label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0))), f);
+        label,
+        light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0)))),
+        f);
   };
   if (values) {
     run(type_tag<BitmapRows<Exec, S, O, Off, true, true>>{});
@@ -401,7 +403,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                                         shape.global_threads);
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_dense",
-            policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+            light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),
             F{rp, bins.rows, first, big, plan.dense, plan.c.row_map, plan.c.col, c_val});
       } else {
         st.paths.accumulate_in_place += big;
@@ -410,7 +412,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                                         shape.global_threads);
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_global",
-            policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
+            light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),
             F{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val});
       }
     }

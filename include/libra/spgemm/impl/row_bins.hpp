@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "libra/algorithms/radix_sort.hpp"
+#include "libra/core/launch_traits.hpp"
 #include "libra/format/impl/compressed.hpp"
 #include "libra/util/host_copy.hpp"
 #include "libra/util/workspace.hpp"
@@ -180,7 +181,8 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   Pass pass{bin_of, num_rows, cursor, keys, bins.rows, false};
   Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
   policy.set_scratch_size(0, Kokkos::PerTeam(Pass::scratch_bytes()));
-  Kokkos::parallel_for("libra::bins::count", policy, pass);
+  // light_launch: bin_of may carry a kernel's worth of state (a panel shape).
+  Kokkos::parallel_for("libra::bins::count", light_launch(policy), pass);
   const auto counts = host_copy(exec, cursor);
   // Not a mirror view: its initialisation would wake the host threads.
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> starts(
@@ -196,7 +198,7 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   bins.begin[Bins] = at;
   Kokkos::deep_copy(exec, Kokkos::subview(cursor, Kokkos::make_pair(0, Bins)), starts);
   pass.place = true;
-  Kokkos::parallel_for("libra::bins::place", policy, pass);
+  Kokkos::parallel_for("libra::bins::place", light_launch(policy), pass);
   return bins;
 }
 
