@@ -220,6 +220,31 @@ TEST(Partial, MatrixFiles) {
   }
 }
 
+// MSREP's baseline: equal row counts, rows never split (no start flags).
+TEST(Partial, RowBlocks) {
+  for (const auto& a :
+       {libra::ref::random(40, 23, 3, 7, 0.3), from_rows(6, 400, {0, 1, 200, 0, 5, 0})}) {
+    const Csr A = libra::test::from_ref<double, int, int, Device>(a);
+    for (int P : {1, 2, 3, 6, 11}) {
+      SCOPED_TRACE("P = " + std::to_string(P));
+      const auto parts = libra::partition_rows(Exec(), A, P);
+      check_same_plan(parts,
+                      libra::partition_rows(Exec(), A, P, libra::PartitionMethod::host));
+      for (int i = 0; i < P; ++i) {
+        const auto& p = parts[static_cast<std::size_t>(i)];
+        EXPECT_EQ(p.start_row(), i * a.rows / P);
+        EXPECT_EQ(p.end_row(), (i + 1) * a.rows / P);
+        EXPECT_FALSE(p.start_flag);
+        EXPECT_EQ(p.start_idx, a.ptr[static_cast<std::size_t>(p.start_row())]);
+      }
+      const auto r = reassemble(
+          parts, a.rows, a.cols, a.nnz(), false, [](const auto& p) { return p.row_map; },
+          [](const auto& p) { return p.col_idx; });
+      EXPECT_TRUE(libra::test::same_matrix(a, r, 0));
+    }
+  }
+}
+
 TEST(Partial, Errors) {
   const Csr A =
       libra::test::from_ref<double, int, int, Device>(libra::ref::random(9, 9, 2, 1));

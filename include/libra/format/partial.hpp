@@ -116,6 +116,25 @@ struct is_partial<PartialCsc<S, O, Off, D>> : std::true_type {};
 template <class S, class O, class Off, class D>
 struct is_partial<PartialCoo<S, O, Off, D>> : std::true_type {};
 
+namespace impl {
+template <class S, class O, class Off, class D, class Plan>
+std::vector<PartialCsr<S, O, Off, D>> csr_parts(const Csr<S, O, Off, D>& A,
+                                                const Plan& plan) {
+  std::vector<PartialCsr<S, O, Off, D>> out(static_cast<std::size_t>(plan.parts));
+  for (int i = 0; i < plan.parts; ++i) {
+    auto& p = out[static_cast<std::size_t>(i)];
+    fill_range(p, plan, i);
+    p.num_rows = A.num_rows;
+    p.num_cols = A.num_cols;
+    p.row_map = local_offsets(plan, i);
+    const auto nz = Kokkos::make_pair(p.start_idx, p.end_idx);
+    p.col_idx = Kokkos::subview(A.col_idx, nz);
+    p.values = Kokkos::subview(A.values, nz);
+  }
+  return out;
+}
+}  // namespace impl
+
 // Cuts A into `parts` parts of equal nonzeros (parts >= 1; more parts than
 // nonzeros leaves some empty). Throws ArgumentError for parts < 1 and, for a
 // Coo, when it is not sorted by row.
@@ -127,17 +146,23 @@ std::vector<PartialCsr<S, O, Off, D>> partition(
   Kokkos::Profiling::pushRegion("libra::partition::csr");
   const auto plan = impl::plan_compressed(exec, A.row_map, A.num_rows, A.nnz(), parts,
                                           method == PartitionMethod::device);
-  std::vector<PartialCsr<S, O, Off, D>> out(static_cast<std::size_t>(parts));
-  for (int i = 0; i < parts; ++i) {
-    auto& p = out[static_cast<std::size_t>(i)];
-    impl::fill_range(p, plan, i);
-    p.num_rows = A.num_rows;
-    p.num_cols = A.num_cols;
-    p.row_map = impl::local_offsets(plan, i);
-    const auto nz = Kokkos::make_pair(p.start_idx, p.end_idx);
-    p.col_idx = Kokkos::subview(A.col_idx, nz);
-    p.values = Kokkos::subview(A.values, nz);
-  }
+  auto out = impl::csr_parts(A, plan);
+  Kokkos::Profiling::popRegion();
+  return out;
+}
+
+// MSREP's baseline: P blocks of equal row counts (rows i * m / P onwards), whole
+// rows only, so the nonzeros are as unbalanced as the rows are. Same type as
+// the nnz partition, so that everything downstream runs on either.
+template <class Exec, class S, class O, class Off, class D>
+std::vector<PartialCsr<S, O, Off, D>> partition_rows(
+    const Exec& exec, const Csr<S, O, Off, D>& A, int parts,
+    PartitionMethod method = PartitionMethod::device) {
+  static_assert(can_access<Exec, D>, "partition: the execution space cannot access A");
+  Kokkos::Profiling::pushRegion("libra::partition::csr_rows");
+  const auto plan = impl::plan_compressed<impl::LineBlockStart>(
+      exec, A.row_map, A.num_rows, A.nnz(), parts, method == PartitionMethod::device);
+  auto out = impl::csr_parts(A, plan);
   Kokkos::Profiling::popRegion();
   return out;
 }

@@ -104,9 +104,8 @@ void device_bounds(const Exec& exec, const View& v, std::int64_t n, std::int64_t
   Kokkos::parallel_for(
       "libra::partition::bounds", Kokkos::RangePolicy<Exec>(exec, 0, P + 1),
       KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t b = part_bound(nnz, i, P);
-        std::int64_t s = 0, f = 0;
-        StartFn::apply(v, n, nnz, b, i, s, f);
+        std::int64_t b = 0, s = 0, f = 0;
+        StartFn::apply(v, n, nnz, i, P, b, s, f);
         d(i, 0) = b;
         d(i, 1) = s;
         d(i, 2) = f;
@@ -119,20 +118,38 @@ void device_bounds(const Exec& exec, const View& v, std::int64_t n, std::int64_t
   }
 }
 
+// Part i's first nonzero b, first line s and start flag f, for the three ways
+// of cutting: equal nonzeros over a compressed matrix or a Coo sorted by row,
+// and equal line counts (MSREP's baseline: whole rows, never split).
 struct CompressedStart {
   template <class V>
   KOKKOS_INLINE_FUNCTION static void apply(const V& v, std::int64_t n, std::int64_t nnz,
-                                           std::int64_t b, std::int64_t i,
-                                           std::int64_t& s, std::int64_t& f) {
+                                           std::int64_t i, std::int64_t P,
+                                           std::int64_t& b, std::int64_t& s,
+                                           std::int64_t& f) {
+    b = part_bound(nnz, i, P);
     compressed_start(v, n, nnz, b, i, s, f);
   }
 };
 struct CooStart {
   template <class V>
   KOKKOS_INLINE_FUNCTION static void apply(const V& v, std::int64_t n, std::int64_t nnz,
-                                           std::int64_t b, std::int64_t i,
-                                           std::int64_t& s, std::int64_t& f) {
+                                           std::int64_t i, std::int64_t P,
+                                           std::int64_t& b, std::int64_t& s,
+                                           std::int64_t& f) {
+    b = part_bound(nnz, i, P);
     coo_start(v, n, nnz, b, i, s, f);
+  }
+};
+struct LineBlockStart {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION static void apply(const V& v, std::int64_t n, std::int64_t,
+                                           std::int64_t i, std::int64_t P,
+                                           std::int64_t& b, std::int64_t& s,
+                                           std::int64_t& f) {
+    s = part_bound(n, i, P);
+    b = static_cast<std::int64_t>(v(s));
+    f = 0;
   }
 };
 
@@ -158,7 +175,7 @@ KOKKOS_INLINE_FUNCTION typename LocalView::value_type local_offset(
 }
 
 // The plan of a compressed matrix (CSR over rows, CSC over columns).
-template <class Exec, class OffsetView>
+template <class StartFn = CompressedStart, class Exec, class OffsetView>
 auto plan_compressed(const Exec& exec, const OffsetView& offsets, std::int64_t n,
                      std::int64_t nnz, int parts, bool on_device) {
   check_parts(parts);
@@ -170,7 +187,7 @@ auto plan_compressed(const Exec& exec, const OffsetView& offsets, std::int64_t n
   const std::int64_t P = parts;
   if (on_device) {
     device_bounds(exec, offsets, n, nnz, parts, plan.bound, plan.start, plan.flag,
-                  CompressedStart{});
+                  StartFn{});
     const std::int64_t total = plan_local_begin(plan);
     plan.local = LocalView(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                               "libra::partition::local_offsets"),
@@ -207,9 +224,8 @@ auto plan_compressed(const Exec& exec, const OffsetView& offsets, std::int64_t n
   } else {
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
     for (std::int64_t i = 0; i <= P; ++i) {
-      std::int64_t s = 0, f = 0;
-      const std::int64_t b = part_bound(nnz, i, P);
-      compressed_start(h, n, nnz, b, i, s, f);
+      std::int64_t b = 0, s = 0, f = 0;
+      StartFn::apply(h, n, nnz, i, P, b, s, f);
       plan.bound.push_back(b);
       plan.start.push_back(s);
       plan.flag.push_back(f);
@@ -259,9 +275,8 @@ auto plan_coo(const Exec& exec, const IndexView& row_idx, std::int64_t m, int pa
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_idx);
     for (std::int64_t p = 1; p < nnz; ++p) descents += h(p) < h(p - 1) ? 1 : 0;
     for (std::int64_t i = 0; i <= parts && descents == 0; ++i) {
-      std::int64_t s = 0, f = 0;
-      const std::int64_t b = part_bound(nnz, i, parts);
-      coo_start(h, m, nnz, b, i, s, f);
+      std::int64_t b = 0, s = 0, f = 0;
+      CooStart::apply(h, m, nnz, i, parts, b, s, f);
       plan.bound.push_back(b);
       plan.start.push_back(s);
       plan.flag.push_back(f);
