@@ -67,7 +67,8 @@ void check_spmv_types() {
                 "spmv: the execution space cannot access A");
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
                 "spmv: x and y must be Kokkos Views");
-  static_assert(XView::rank == YView::rank && (XView::rank == 1 || XView::rank == 2),
+  static_assert(static_cast<int>(XView::rank) == static_cast<int>(YView::rank) &&
+                    (XView::rank == 1 || XView::rank == 2),
                 "spmv: x and y must both be vectors (rank 1) or blocks (rank 2)");
   static_assert(std::is_same<typename XView::non_const_value_type, S>::value &&
                     std::is_same<typename YView::value_type, S>::value,

@@ -175,13 +175,21 @@ KOKKOS_INLINE_FUNCTION typename LocalView::value_type local_offset(
 }
 
 // The plan of a compressed matrix (CSR over rows, CSC over columns).
+template <class OffsetView>
+using CompressedLocal =
+    Kokkos::View<typename OffsetView::non_const_value_type*, Kokkos::LayoutLeft,
+                 typename OffsetView::device_type>;
+
+// (The return types are spelled out: nvcc refuses device lambdas in functions
+// whose return type is deduced.)
 template <class StartFn = CompressedStart, class Exec, class OffsetView>
-auto plan_compressed(const Exec& exec, const OffsetView& offsets, std::int64_t n,
-                     std::int64_t nnz, int parts, bool on_device) {
+PartitionPlan<CompressedLocal<OffsetView>> plan_compressed(const Exec& exec,
+                                                           const OffsetView& offsets,
+                                                           std::int64_t n,
+                                                           std::int64_t nnz, int parts,
+                                                           bool on_device) {
   check_parts(parts);
-  using Off = typename OffsetView::non_const_value_type;
-  using LocalView =
-      Kokkos::View<Off*, Kokkos::LayoutLeft, typename OffsetView::device_type>;
+  using LocalView = CompressedLocal<OffsetView>;
   PartitionPlan<LocalView> plan;
   plan.parts = parts;
   const std::int64_t P = parts;
@@ -251,8 +259,9 @@ auto plan_compressed(const Exec& exec, const OffsetView& offsets, std::int64_t n
 
 // The plan of a Coo sorted by row: boundaries only (pCOO keeps global indices).
 template <class Exec, class IndexView>
-auto plan_coo(const Exec& exec, const IndexView& row_idx, std::int64_t m, int parts,
-              bool on_device) {
+PartitionPlan<Kokkos::View<int*, typename IndexView::device_type>> plan_coo(
+    const Exec& exec, const IndexView& row_idx, std::int64_t m, int parts,
+    bool on_device) {
   check_parts(parts);
   using LocalView = Kokkos::View<int*, typename IndexView::device_type>;
   PartitionPlan<LocalView> plan;
