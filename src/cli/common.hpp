@@ -52,6 +52,7 @@ Command add_info_command(CLI::App& parent);
 Command add_convert_command(CLI::App& parent);
 Command add_spgemm_command(CLI::App& parent);
 Command add_spmm_command(CLI::App& parent);
+Command add_spmv_command(CLI::App& parent);
 Command add_simrank_command(CLI::App& parent);
 
 // The tool computes in double with std::size_t offsets on the default execution

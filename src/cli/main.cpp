@@ -126,9 +126,9 @@ int run(int argc, char* argv[]) {
   app.set_version_flag("--version", libra::version());
   app.require_subcommand(1);
   app.footer(footer);
-  const std::vector<Command> commands = {add_info_command(app), add_convert_command(app),
-                                         add_spgemm_command(app), add_spmm_command(app),
-                                         add_simrank_command(app)};
+  const std::vector<Command> commands = {
+      add_info_command(app), add_convert_command(app), add_spgemm_command(app),
+      add_spmm_command(app), add_spmv_command(app),    add_simrank_command(app)};
 
   const std::string unknown = unknown_subcommand(args, commands);
   if (!unknown.empty()) {

@@ -1039,6 +1039,121 @@ class Spmm(TempDirTest):
         self.assertIn("--columns", p.stdout)
 
 
+
+# ---- spmv --------------------------------------------------------------------------
+
+
+class Spmv(TempDirTest):
+    """`libra spmv`: y = A * x on every format and partition, checked against a
+    plain Python product of the file's entries."""
+
+    def assert_y(self, path, m, x, k):
+        rows, cols, got = read_dense_array(path)
+        self.assertEqual((rows, cols), (m.rows, k))
+        want, scale = naive_spmm(m, x, k)
+        for e, (g, w) in enumerate(zip(got, want)):
+            self.assertLessEqual(abs(g - w), 1e-12 * scale[e], "entry %d" % e)
+
+    def test_every_format_and_partition(self):
+        runs = [["--format", f] for f in ("csr", "csc", "coo", "ell")]
+        for part in ("rows", "pcsr", "pcsc", "pcoo"):
+            for parts in ("1", "3", "7"):
+                runs.append(["--partition", part, "--parts", parts])
+        for name in ("lp_afiro.mtx", "west2021.mtx"):
+            a = os.path.join(DATA, name)
+            m = read_matrix_market(a)
+            for extra in runs:
+                with self.subTest(name=name, args=extra):
+                    out = self.path("y.mtx")
+                    p = libra("spmv", a, *extra, "--iterations", "2", "-o", out, "--json",
+                              "--check")
+                    j = json_of(self, p)
+                    self.assertEqual((j["rows"], j["cols"], j["k"]), (m.rows, m.cols, 1))
+                    self.assertEqual(j["nnz"], len(m.entries))
+                    self.assertEqual(j["check"], "ok")
+                    self.assertEqual(j["iterations"], 2)
+                    if "--partition" in extra:
+                        parts = int(extra[3])
+                        self.assertEqual(j["path"], "partitioned")
+                        self.assertEqual(j["parts"], parts)
+                        self.assertEqual(sum(j["part_nnz"]), len(m.entries))
+                        if extra[1] == "rows":  # equal row counts
+                            self.assertLessEqual(max(j["part_lines"]) - min(j["part_lines"]),
+                                                 1)
+                        else:  # equal nonzeros
+                            self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
+                    else:
+                        self.assertEqual(j["format"], extra[1])
+                        self.assertIn(j["path"], ("csr_merge_path", "csc_scatter",
+                                                  "coo_runs", "ell_rows", "ell_rows_tail"))
+                    self.assert_y(out, m, generated_x, 1)
+
+    def test_x_file_with_several_columns(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")  # 27 x 51
+        m = read_matrix_market(a)
+        k = 3
+        vals = [[(i * 3 + c * 5) % 7 - 3.5 for c in range(k)] for i in range(m.cols)]
+        x_file = self.path("x.mtx")
+        with open(x_file, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n")
+            f.write("%d %d\n" % (m.cols, k))
+            for c in range(k):
+                for i in range(m.cols):
+                    f.write("%r\n" % vals[i][c])
+        for extra in ([], ["--format", "csc"], ["--partition", "pcoo", "--parts", "4"]):
+            with self.subTest(args=extra):
+                out = self.path("y.mm")
+                j = json_of(self, libra("spmv", a, "--x", x_file, *extra, "-o", out,
+                                        "--json"))
+                self.assertEqual(j["k"], k)
+                self.assertEqual(j["x_file"], x_file)
+                self.assert_y(out, m, lambda i, c: vals[i][c], k)
+        # y on stdout: the matrix alone there, the report on stderr.
+        p = libra("spmv", a, "-o", "-")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("%%MatrixMarket matrix array real general\n27 1\n"))
+        self.assertIn("y = A * x", p.stderr)
+
+    def test_usage_and_bad_input(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        short_x = self.path("short.mtx")
+        with open(short_x, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n50 1\n" + "1\n" * 50)
+        bad_x = self.path("bad.mtx")
+        with open(bad_x, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix array real general\n51 1\n" + "1\n" * 3 + "x\n")
+        bad_a = self.path("bad_a.mtx")
+        with open(bad_a, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 2\n")
+        for args, code, message in (
+                ([a, "--format", "dia"], 2, "--format"),
+                ([a, "--partition", "cols"], 2, "--partition"),
+                ([a, "--partition", "pcsc", "--format", "csr"], 2, "cannot be combined"),
+                ([a, "--parts", "3"], 2, "--parts needs --partition"),
+                ([a, "--partition", "pcsr", "--parts", "0"], 2, "positive"),
+                ([a, "--iterations", "0"], 2, "positive"),
+                ([a, "-o", self.path("y.txt")], 2, "Matrix Market array"),
+                ([a, "--x", self.path("x.txt")], 2, "Matrix Market"),
+                ([a, "--x", short_x], 2, "has 51 columns"),
+                ([a, "--x", bad_x], 3, "bad.mtx:6:"),
+                ([bad_a], 3, "bad_a.mtx:4:"),
+                ([a, "--x", self.path("missing.mtx")], 1, "missing.mtx"),
+                ([os.path.join(DATA, "missing.mtx")], 1, "missing.mtx"),
+                ([a, "-o", self.path("no/such/y.mtx")], 1, "cannot create"),
+        ):
+            with self.subTest(args=args):
+                p = libra("spmv", *args)
+                self.assertEqual(p.returncode, code, p.stderr)
+                self.assertEqual(p.stdout, "")
+                self.assertIn(message, p.stderr)
+        # Nothing was left behind by the failures above.
+        self.assertEqual(sorted(os.listdir(self.dir.name)),
+                         ["bad.mtx", "bad_a.mtx", "short.mtx"])
+        p = libra("spmv", "--help")
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--partition", p.stdout)
+
+
 def main():
     global LIBRA, DATA, SHARED
     parser = argparse.ArgumentParser()
@@ -1056,7 +1171,7 @@ def main():
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
                      CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
-                     Progress, Spmm):
+                     Progress, Spmm, Spmv):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

@@ -1,0 +1,92 @@
+#pragma once
+// Building blocks shared by the SpMV kernels: vectors and blocks of K vectors
+// read through one accessor (rank-1 or rank-2 Views, any layout), how many
+// merge-path items a segment takes, the plain or atomic add into y, and
+// y = beta * y over a range of rows.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+#include "libra/core/launch_traits.hpp"
+
+namespace libra::impl {
+
+// v(i) for a vector, v(i, k) for a block of K vectors.
+template <class V>
+KOKKOS_INLINE_FUNCTION decltype(auto) spmv_at(const V& v, std::int64_t i,
+                                              std::int64_t k) {
+  if constexpr (V::rank == 1) {
+    (void)k;
+    return v(i);
+  } else {
+    return v(i, k);
+  }
+}
+
+template <class V>
+std::int64_t spmv_columns(const V& v) {
+  if constexpr (V::rank == 1) {
+    return 1;
+  } else {
+    return static_cast<std::int64_t>(v.extent(1));
+  }
+}
+
+// Serial runs one thread: its scatters need no atomic instructions.
+template <class Exec>
+inline constexpr bool spmv_single_thread = false;
+#if defined(KOKKOS_ENABLE_SERIAL)
+template <>
+inline constexpr bool spmv_single_thread<Kokkos::Serial> = true;
+#endif
+
+template <class Exec, class T>
+KOKKOS_INLINE_FUNCTION void spmv_add(T& target, T value) {
+  if constexpr (spmv_single_thread<Exec>) {
+    target += value;
+  } else {
+    Kokkos::atomic_add(&target, value);
+  }
+}
+
+// Merge-path items (lines + nonzeros) per segment: a few segments per host
+// thread (the path is balanced, more would only add carries), and short
+// segments on a GPU, a thread each, so that the device fills up.
+// `forced` > 0 (SpmvOptions' tuning, for tests) overrides the choice.
+template <class Exec>
+std::int64_t spmv_segment_items(const Exec& exec, std::int64_t total, std::int64_t K,
+                                std::int64_t forced) {
+  if (forced > 0) return forced;
+  std::int64_t items;
+  if constexpr (LaunchTraits<Exec>::is_gpu) {
+    (void)exec;
+    items = K > 1 ? 16 : 32;
+  } else {
+    const std::int64_t workers = static_cast<std::int64_t>(exec.concurrency());
+    items = (total + 2 * workers - 1) / (2 * workers);
+    if (items < 2048) items = 2048;  // tiny problems: one segment, no carries
+  }
+  (void)K;
+  return items > 0 ? items : 1;
+}
+
+// Y(i, :) = b * Y(i, :) for rows [lo, hi), b = beta_first on row lo and beta
+// elsewhere; b == 0 writes zeros (NaN or Inf in Y do not survive).
+template <class Exec, class YView>
+void spmv_scale_rows(const Exec& exec, const YView& Y, std::int64_t lo, std::int64_t hi,
+                     typename YView::non_const_value_type beta,
+                     typename YView::non_const_value_type beta_first) {
+  using S = typename YView::non_const_value_type;
+  if (hi <= lo || (beta == S(1) && beta_first == S(1))) return;
+  const std::int64_t K = spmv_columns(Y);
+  Kokkos::parallel_for(
+      "libra::spmv::scale", Kokkos::RangePolicy<Exec>(exec, 0, (hi - lo) * K),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        const std::int64_t i = lo + e / K, k = e % K;
+        const S b = i == lo ? beta_first : beta;
+        auto& y = spmv_at(Y, i, k);
+        y = b == S(0) ? S(0) : b * y;
+      });
+}
+
+}  // namespace libra::impl

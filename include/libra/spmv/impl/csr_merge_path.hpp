@@ -1,0 +1,122 @@
+#pragma once
+// CSR SpMV by merge path (Merrill and Garland): the walk over row ends and
+// nonzeros is cut into segments of equal length, one thread each, so a
+// power-law row costs no more than its share. Rows that end inside a segment are
+// written by it, Y(i) = b * Y(i) + alpha * sum; the nonzeros of the row a
+// segment ends inside go to a carry, added with atomics by a second kernel once
+// every row has been written. `beta_first` is the b of local row 0: 1 for a
+// pCSR whose first row an earlier part began (its start flag), so beta is
+// applied once. Y(y_base + i) is written for local row i.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/algorithms/merge_path.hpp"
+#include "libra/spmv/impl/common.hpp"
+
+namespace libra::impl {
+
+template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+struct SpmvCsrMergePath {
+  using S = typename YView::non_const_value_type;
+  using mem = typename Exec::memory_space;
+  RowMap row_map;
+  Index col_idx;
+  Values values;
+  XView X;
+  YView Y;
+  S alpha, beta, beta_first;
+  std::int64_t rows, nnz, items, y_base;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry;  // segments x K
+  Kokkos::View<std::int64_t*, mem> carry_row;         // -1: none
+
+  KOKKOS_INLINE_FUNCTION S row_sum(std::int64_t pb, std::int64_t pe,
+                                   std::int64_t k) const {
+    S sum = S(0);
+    for (std::int64_t p = pb; p < pe; ++p) sum += values(p) * spmv_at(X, col_idx(p), k);
+    return sum;
+  }
+
+  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t total = rows + nnz;
+    const std::int64_t d0 = t * items < total ? t * items : total;
+    const std::int64_t d1 = d0 + items < total ? d0 + items : total;
+    std::int64_t i0, j0, i1, j1;
+    merge_path_search(row_map, rows, nnz, d0, i0, j0);
+    merge_path_search(row_map, rows, nnz, d1, i1, j1);
+    const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
+    for (std::int64_t i = i0; i < i1; ++i) {  // rows that end in this segment
+      const std::int64_t rb = static_cast<std::int64_t>(row_map(i));
+      const std::int64_t pb = rb > j0 ? rb : j0;
+      const std::int64_t pe = static_cast<std::int64_t>(row_map(i + 1));
+      const S b = i == 0 ? beta_first : beta;
+      for (std::int64_t k = 0; k < K; ++k) {
+        const S sum = row_sum(pb, pe, k);
+        auto& y = spmv_at(Y, y_base + i, k);
+        y = b == S(0) ? alpha * sum : b * y + alpha * sum;
+      }
+    }
+    std::int64_t cr = -1;
+    if (i1 < rows) {  // the row this segment ends inside, if it holds some of it
+      const std::int64_t rb = static_cast<std::int64_t>(row_map(i1));
+      const std::int64_t pb = rb > j0 ? rb : j0;
+      if (j1 > pb) {
+        cr = y_base + i1;
+        for (std::int64_t k = 0; k < K; ++k) carry(t, k) = row_sum(pb, j1, k);
+      }
+    }
+    carry_row(t) = cr;
+  }
+};
+
+template <class Exec, class YView>
+struct SpmvCarryFix {
+  using S = typename YView::non_const_value_type;
+  using mem = typename Exec::memory_space;
+  YView Y;
+  S alpha;
+  Kokkos::View<const S**, Kokkos::LayoutRight, mem> carry;
+  Kokkos::View<const std::int64_t*, mem> carry_row;
+  KOKKOS_FUNCTION void operator()(const std::int64_t e) const {
+    const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
+    const std::int64_t t = e / K, k = e % K;
+    const std::int64_t r = carry_row(t);
+    if (r >= 0) spmv_add<Exec>(spmv_at(Y, r, k), alpha * carry(t, k));
+  }
+};
+
+// Returns the number of segments.
+template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+std::int64_t spmv_csr_merge_path(const Exec& exec, const RowMap& row_map,
+                                 const Index& col_idx, const Values& values,
+                                 std::int64_t rows, const XView& X, const YView& Y,
+                                 typename YView::non_const_value_type alpha,
+                                 typename YView::non_const_value_type beta,
+                                 typename YView::non_const_value_type beta_first,
+                                 std::int64_t y_base, std::int64_t forced_items) {
+  using S = typename YView::non_const_value_type;
+  using mem = typename Exec::memory_space;
+  const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
+  const std::int64_t K = spmv_columns(Y);
+  const std::int64_t total = rows + nnz;
+  const std::int64_t items = spmv_segment_items(exec, total, K, forced_items);
+  const std::int64_t segments = (total + items - 1) / items;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry"),
+      static_cast<std::size_t>(segments), static_cast<std::size_t>(K));
+  Kokkos::View<std::int64_t*, mem> carry_row(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry_row"),
+      static_cast<std::size_t>(segments));
+  Kokkos::parallel_for("libra::spmv::csr::merge_path",
+                       Kokkos::RangePolicy<Exec>(exec, 0, segments),
+                       SpmvCsrMergePath<Exec, RowMap, Index, Values, XView, YView>{
+                           row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows,
+                           nnz, items, y_base, carry, carry_row});
+  if (segments > 1) {
+    Kokkos::parallel_for("libra::spmv::csr::carry",
+                         Kokkos::RangePolicy<Exec>(exec, 0, segments * K),
+                         SpmvCarryFix<Exec, YView>{Y, alpha, carry, carry_row});
+  }
+  return segments;
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,34 @@
+#pragma once
+// What libra::spmv reports back: which kernel ran.
+#include <cstdint>
+
+namespace libra {
+
+enum class SpmvPath {
+  none,            // nothing to compute (y has no entries, or the part covers no rows)
+  scale_only,      // alpha == 0 or no nonzeros: y = beta * y on the rows covered
+  csr_merge_path,  // CSR / pCSR: equal merge-path segments, carries fixed up after
+  csc_scatter,     // CSC / pCSC: y scaled, then equal segments scatter with atomics
+  coo_runs,        // COO / pCOO: y scaled, then equal nnz segments add one atomic per run
+  ell_rows,        // ELL: a thread per row (ELL rows are equal by construction)
+  ell_rows_tail    // ELL rows, then the hybrid's COO tail through coo_runs
+};
+const char* to_string(SpmvPath path) noexcept;
+
+struct SpmvOptions {
+  // Knobs for tests and tuning; the defaults are what Libra chooses.
+  struct Tuning {
+    // Merge-path items (lines + nonzeros) or nonzeros per segment (0: chosen
+    // from the space and the size). Tests force short segments so that carries
+    // and atomics run on small matrices.
+    std::int64_t segment_items = 0;
+  } tuning;
+};
+
+struct SpmvStats {
+  SpmvPath path = SpmvPath::none;
+  std::uint64_t segments = 0;  // work items of the balanced kernel
+  std::uint64_t flops = 0;     // 2 * nnz * K (0 when alpha == 0)
+};
+
+}  // namespace libra

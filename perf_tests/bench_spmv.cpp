@@ -1,0 +1,212 @@
+// y = A * x per matrix and algorithm:
+//   spmv/<matrix>/libra_csr        libra::spmv on CSR (merge path)
+//   spmv/<matrix>/libra_csc        libra::spmv on CSC (balanced scatter, atomics)
+//   spmv/<matrix>/libra_coo        libra::spmv on COO (nnz segments, atomic per run)
+//   spmv/<matrix>/libra_ell        libra::spmv on ELL as wide as the average row, the
+//                                  rest in its COO tail
+//   spmv/<matrix>/libra_pcsr4      libra::spmv_partitioned, 4 nnz-balanced pCSR parts,
+//                                  partial results merged (one process)
+//   spmv/<matrix>/kokkos_kernels   KokkosSparse::spmv on the same CSR (the baseline)
+// on the matrices of bench_spgemm (the shared folder and R-MAT graphs). Each case
+// first checks y against the reference oracle (each entry within 1e-9 of its sum of
+// |a * x|); a wrong result is reported as "wrong: ...", never as a time. GB/s is
+// CSR's least traffic (values, column indices, row offsets, x read, y written) over
+// the time, the same for every algorithm so that they compare by time alone.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+// KokkosSparse_spmv.hpp of Kokkos Kernels 3.4 needs Kokkos_Core.hpp first.
+#include <KokkosSparse_spmv.hpp>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "host_check.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/format/kokkos_interop.hpp"
+#include "libra/format/partial.hpp"
+#include "libra/spmv/partitioned.hpp"
+#include "libra/spmv/spmv.hpp"
+#include "matrices.hpp"
+
+namespace libra::bench {
+
+namespace {
+
+enum class Algorithm { csr, csc, coo, ell, pcsr4, kokkos_kernels };
+constexpr Algorithm all[] = {Algorithm::csr, Algorithm::csc,   Algorithm::coo,
+                             Algorithm::ell, Algorithm::pcsr4, Algorithm::kokkos_kernels};
+
+const char* name_of(Algorithm a) {
+  switch (a) {
+    case Algorithm::csr:
+      return "libra_csr";
+    case Algorithm::csc:
+      return "libra_csc";
+    case Algorithm::coo:
+      return "libra_coo";
+    case Algorithm::ell:
+      return "libra_ell";
+    case Algorithm::pcsr4:
+      return "libra_pcsr4";
+    case Algorithm::kokkos_kernels:
+      return "kokkos_kernels";
+  }
+  return "?";
+}
+
+using Vector = Kokkos::View<Scalar*, Device>;
+
+double x_value(std::int64_t i) {
+  return static_cast<double>((7 * i + 3) % 17 - 8) / 8.0;
+}
+
+struct Problem {
+  MatrixSpec spec;
+  Matrix A;
+  ref::Matrix host_a;
+  Vector x, y;
+};
+std::unique_ptr<Problem> current_problem;
+
+struct Case {
+  std::string name;
+  std::function<void()> multiply;  // holds the converted matrix or the parts
+  std::string error;
+  std::string path;
+};
+Case current_case;
+
+std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& path) {
+  const Vector x = p.x, y = p.y;
+  switch (a) {
+    case Algorithm::csr:
+      path = "csr_merge_path";
+      return [A = p.A, x, y] {
+        spmv(Exec(), 1.0, A, x, 0.0, y);
+      };
+    case Algorithm::csc:
+      path = "csc_scatter";
+      return [C = to_csc(Exec(), p.A), x, y] {
+        spmv(Exec(), 1.0, C, x, 0.0, y);
+      };
+    case Algorithm::coo:
+      path = "coo_runs";
+      return [O = to_coo(Exec(), p.A), x, y] {
+        spmv(Exec(), 1.0, O, x, 0.0, y);
+      };
+    case Algorithm::ell: {
+      EllOptions eo;
+      eo.width = p.A.num_rows > 0 ? (p.A.nnz() + p.A.num_rows - 1) / p.A.num_rows : 0;
+      eo.overflow = EllOverflow::hybrid;
+      path = "ell_rows_tail";
+      return [E = to_ell(Exec(), p.A, eo), x, y] {
+        spmv(Exec(), 1.0, E, x, 0.0, y);
+      };
+    }
+    case Algorithm::pcsr4:
+      path = "partitioned";
+      return [parts = partition(Exec(), p.A, 4), x, y] {
+        spmv_partitioned(Exec(), 1.0, parts, x, 0.0, y);
+      };
+    case Algorithm::kokkos_kernels:
+      path = "kokkos_kernels";
+      return [K = to_kokkos(p.A), x, y] {
+        const Kokkos::View<const Scalar*, Device> xc = x;
+        KokkosSparse::spmv("N", 1.0, K, xc, 0.0, y);
+      };
+  }
+  throw ArgumentError("unknown algorithm");
+}
+
+// "" when y is right.
+std::string check_y(const Problem& p) {
+  std::vector<double> x(static_cast<std::size_t>(p.host_a.cols));
+  for (std::int64_t i = 0; i < p.host_a.cols; ++i) x[i] = x_value(i);
+  std::vector<double> scale;
+  const auto want = ref::spmm(p.host_a, 1, x, 1, 0, {}, &scale);
+  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.y);
+  for (std::int64_t i = 0; i < p.host_a.rows; ++i) {
+    if (!(std::fabs(hy(i) - want[i]) <= 1e-9 * scale[i])) {
+      char text[200];
+      std::snprintf(text, sizeof text, "y(%lld) = %.17g, expected %.17g",
+                    static_cast<long long>(i), hy(i), want[i]);
+      return text;
+    }
+  }
+  return "";
+}
+
+void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a) {
+  current_case = Case();
+  current_case.name = name;
+  try {
+    if (!current_problem || current_problem->spec.name != spec.name) {
+      current_problem.reset();
+      auto p = std::make_unique<Problem>();
+      p->spec = spec;
+      p->A = load_matrix(spec);
+      p->host_a = csr_to_host(p->A);
+      p->x = Vector("bench::x", p->A.num_cols);
+      p->y = Vector("bench::y", p->A.num_rows);
+      auto hx = Kokkos::create_mirror_view(p->x);
+      for (std::int64_t i = 0; i < p->A.num_cols; ++i) hx(i) = x_value(i);
+      Kokkos::deep_copy(p->x, hx);
+      current_problem = std::move(p);
+    }
+    Problem& p = *current_problem;
+    Kokkos::deep_copy(p.y, Scalar(-1));  // a stale y must not pass the check
+    current_case.multiply = make_multiply(a, p, current_case.path);
+    current_case.multiply();
+    Exec().fence();
+    if (const auto why = check_y(p); !why.empty()) current_case.error = "wrong: " + why;
+  } catch (const std::exception& e) {
+    current_case.error = classify_exception(e);
+  }
+}
+
+void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a) {
+  const std::string name = spec.name + "/" + name_of(a);
+  if (current_case.name != name) prepare_case(name, spec, a);
+  if (!current_case.error.empty()) {
+    state.SkipWithError(current_case.error.c_str());
+    return;
+  }
+  const Problem& p = *current_problem;
+  for (auto _ : state) {
+    state.SetIterationTime(time_on_device(Exec(), current_case.multiply));
+  }
+  const double bytes =
+      static_cast<double>(p.A.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
+      static_cast<double>(p.A.num_rows + 1) * sizeof(Offset) +
+      static_cast<double>(p.A.num_rows + p.A.num_cols) * sizeof(Scalar);
+  add_gbytes(state, bytes);
+  add_gflops(state, static_cast<std::uint64_t>(p.A.nnz()));
+  add_value(state, "rows", p.A.num_rows);
+  add_value(state, "nnz_A", static_cast<double>(p.A.nnz()));
+  state.SetLabel("kind=" + p.spec.kind + ";check=oracle;path=" + current_case.path);
+}
+
+}  // namespace
+
+void release_benchmarks() {
+  current_case = Case();
+  current_problem.reset();
+}
+
+void register_benchmarks(const Options& options) {
+  for (const MatrixSpec& m : benchmark_matrices(options, "bench_spmv", "rmat:16-22:16")) {
+    for (Algorithm a : all) {
+      const std::string name = "spmv/" + m.name + "/" + name_of(a);
+      configure(benchmark::RegisterBenchmark(
+                    name.c_str(), [m, a](benchmark::State& s) { run_case(s, m, a); }),
+                options);
+    }
+  }
+}
+
+}  // namespace libra::bench

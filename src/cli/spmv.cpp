@@ -1,0 +1,405 @@
+// `libra spmv A [--format F] [--partition rows|pcsr|pcsc|pcoo --parts P]`:
+// y = A * x (x generated or read), timed over --iterations, in one process. With
+// --partition the matrix is cut into P parts, each part's SpMV writes its own
+// partial result and the results are merged (libra::spmv_partitioned), as the
+// multi-GPU version will run them with one part per GPU.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/format/dense.hpp"
+#include "libra/format/partial.hpp"
+#include "libra/reference/bridge.hpp"
+#include "libra/reference/reference.hpp"
+#include "libra/spmv/partitioned.hpp"
+#include "libra/spmv/spmv.hpp"
+
+namespace libra::cli {
+
+namespace {
+
+struct SpmvArgs {
+  std::string a_file;
+  std::string x_file;
+  std::string format;     // empty: csr, or what --partition implies
+  std::string partition;  // empty: the whole matrix
+  int parts = 0;          // 0: not given
+  int iterations = 1;
+  OutputOptions out;
+  bool check = false;
+  bool json = false;
+  InputOptions input;
+};
+
+using DenseMatrix = Dense<double, Device>;
+
+// x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.
+struct GenerateX {
+  DenseMatrix X;
+  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+    X(i, 0) = static_cast<double>((7 * i + 3) % 17 - 8) / 8.0;
+  }
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// What one run measured.
+struct Timings {
+  std::string path;                    // the kernel, or "partitioned"
+  std::vector<double> seconds;         // per iteration, fenced
+  std::vector<double> compute, merge;  // partitioned: per iteration
+  double prepare_seconds = 0;          // conversion or partitioning, once
+  std::vector<std::int64_t> part_nnz, part_rows;
+};
+
+template <class F>
+double timed(F&& f) {
+  Kokkos::fence();
+  Kokkos::Timer timer;
+  f();
+  Kokkos::fence();
+  return timer.seconds();
+}
+
+// Runs the whole-matrix SpMV on format F of A.
+template <class F, class XV, class YV>
+void run_whole(const SpmvArgs& args, const F& A, const XV& x, const YV& y, Timings& t) {
+  SpmvStats stats;
+  for (int r = 0; r < args.iterations; ++r) {
+    t.seconds.push_back(
+        timed([&] { spmv(Space(), 1.0, A, x, 0.0, y, SpmvOptions{}, &stats); }));
+  }
+  t.path = to_string(stats.path);
+}
+
+template <class Parts, class XV, class YV>
+void run_parts(const SpmvArgs& args, const Parts& parts, const XV& x, const YV& y,
+               Timings& t) {
+  for (const auto& p : parts) {
+    t.part_nnz.push_back(static_cast<std::int64_t>(p.nnz()));
+    t.part_rows.push_back(static_cast<std::int64_t>(p.lines()));
+  }
+  for (int r = 0; r < args.iterations; ++r) {
+    PartitionedSpmvStats st;
+    t.seconds.push_back(timed(
+        [&] { spmv_partitioned(Space(), 1.0, parts, x, 0.0, y, SpmvOptions{}, &st); }));
+    t.compute.push_back(st.compute_seconds);
+    t.merge.push_back(st.merge_seconds);
+  }
+  t.path = "partitioned";
+}
+
+template <class M, class XV, class YV>
+Timings dispatch(const SpmvArgs& args, const M& A, const XV& x, const YV& y) {
+  Timings t;
+  const std::string& part = args.partition;
+  const int P = args.parts > 0 ? args.parts : 1;
+  if (part == "rows" || part == "pcsr") {
+    std::vector<PartialCsr<double, typename M::ordinal_type, std::size_t, Device>> parts;
+    t.prepare_seconds = timed([&] {
+      parts = part == "rows" ? partition_rows(Space(), A, P) : partition(Space(), A, P);
+    });
+    run_parts(args, parts, x, y, t);
+  } else if (part == "pcsc") {
+    const auto C = to_csc(Space(), A);
+    std::vector<PartialCsc<double, typename M::ordinal_type, std::size_t, Device>> parts;
+    t.prepare_seconds = timed([&] { parts = partition(Space(), C, P); });
+    run_parts(args, parts, x, y, t);
+  } else if (part == "pcoo") {
+    const auto O = to_coo(Space(), A);
+    std::vector<PartialCoo<double, typename M::ordinal_type, std::size_t, Device>> parts;
+    t.prepare_seconds = timed([&] { parts = partition(Space(), O, P); });
+    run_parts(args, parts, x, y, t);
+  } else if (args.format == "csc") {
+    Csc<double, typename M::ordinal_type, std::size_t, Device> C;
+    t.prepare_seconds = timed([&] { C = to_csc(Space(), A); });
+    run_whole(args, C, x, y, t);
+  } else if (args.format == "coo") {
+    Coo<double, typename M::ordinal_type, std::size_t, Device> O;
+    t.prepare_seconds = timed([&] { O = to_coo(Space(), A); });
+    run_whole(args, O, x, y, t);
+  } else if (args.format == "ell") {
+    // ELL as wide as the average row, longer rows' excess in the COO tail: a
+    // power-law row would otherwise make every row that wide.
+    EllOptions eo;
+    eo.width = A.num_rows > 0
+                   ? (static_cast<long long>(A.nnz()) + A.num_rows - 1) / A.num_rows
+                   : 0;
+    eo.overflow = EllOverflow::hybrid;
+    Ell<double, typename M::ordinal_type, std::size_t, Device> E;
+    t.prepare_seconds = timed([&] { E = to_ell(Space(), A, eo); });
+    run_whole(args, E, x, y, t);
+  } else {
+    run_whole(args, A, x, y, t);
+  }
+  return t;
+}
+
+// The largest |y - oracle| relative to the entry's sum of |a * x|.
+template <class M>
+double compare_with_reference(const M& A, const DenseMatrix& X, const DenseMatrix& Y) {
+  const ref::Matrix a = ref::from_csr(A);
+  const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
+  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  const std::int64_t K = static_cast<std::int64_t>(X.extent(1));
+  std::vector<double> x(static_cast<std::size_t>(a.cols * K));
+  for (std::int64_t k = 0; k < K; ++k)
+    for (std::int64_t i = 0; i < a.cols; ++i) x[k * a.cols + i] = hx(i, k);
+  std::vector<double> scale;
+  const auto y = ref::spmm(a, K, x, 1, 0, {}, &scale);
+  double worst = 0;
+  for (std::int64_t k = 0; k < K; ++k) {
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      const std::size_t e = static_cast<std::size_t>(k * a.rows + i);
+      const double err = std::fabs(hy(i, k) - y[e]);
+      const double rel = err == 0 ? 0 : scale[e] > 0 ? err / scale[e] : INFINITY;
+      if (!(rel <= worst)) worst = std::isnan(rel) ? INFINITY : rel;
+    }
+  }
+  return worst;
+}
+
+DenseMatrix read_x(const SpmvArgs& args, std::int64_t cols) {
+  DenseMatrix X;
+  if (args.x_file.empty()) {
+    X = DenseMatrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::cli::x"),
+                    cols, 1);
+    Kokkos::parallel_for(
+        "libra::cli::generate_x",
+        Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, cols),
+        GenerateX{X});
+    return X;
+  }
+  try {
+    Progress progress("reading " + args.x_file);
+    X = io::read_matrix_market_dense<double, Device>(args.x_file,
+                                                     read_options(args.input));
+  } catch (const io::FileError& e) {
+    throw Failure(exit_failure, e.what());
+  } catch (const InputError& e) {
+    throw Failure(exit_bad_input, e.what());
+  } catch (const OverflowError& e) {
+    throw Failure(exit_bad_input, args.x_file + ": " + e.what());
+  }
+  if (static_cast<std::int64_t>(X.extent(0)) != cols) {
+    throw Failure(exit_usage, "y = A * x: A has " + std::to_string(cols) +
+                                  " columns but x (" + args.x_file + ") has " +
+                                  std::to_string(X.extent(0)) + " rows");
+  }
+  return X;
+}
+
+template <class M>
+int multiply(const SpmvArgs& args, Output& out, const M& A) {
+  const DenseMatrix X = read_x(args, A.num_cols);
+  const std::int64_t K = static_cast<std::int64_t>(X.extent(1));
+  const DenseMatrix Y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::cli::y"),
+                      A.num_rows, K);
+  Timings t;
+  {
+    Progress progress("spmv");
+    if (K == 1) {  // the vector kernels
+      t = dispatch(args, A, Kokkos::subview(X, Kokkos::ALL, 0),
+                   Kokkos::subview(Y, Kokkos::ALL, 0));
+    } else {
+      t = dispatch(args, A, X, Y);
+    }
+    progress.finish();
+  }
+  const double seconds = median(t.seconds);
+  // CSR's least traffic (values, column indices, row offsets, x read, y written),
+  // whatever the format, so that formats compare by time alone.
+  const double bytes =
+      static_cast<double>(A.nnz()) * (sizeof(double) + sizeof(typename M::ordinal_type)) +
+      static_cast<double>(A.num_rows + 1) * sizeof(std::size_t) +
+      static_cast<double>(A.num_cols + A.num_rows) * static_cast<double>(K) *
+          sizeof(double);
+  const double gbs = seconds > 0 ? bytes / seconds * 1e-9 : 0;
+  std::string check = "not requested";
+  double check_error = 0;
+  if (args.check) {
+    check_error = compare_with_reference(A, X, Y);
+    check = check_error <= 1e-12 ? "ok" : "FAILED";
+  }
+  const std::string format = args.partition.empty()
+                                 ? (args.format.empty() ? "csr" : args.format)
+                             : args.partition == "pcsc" ? "csc"
+                             : args.partition == "pcoo" ? "coo"
+                                                        : "csr";
+  std::FILE* report = report_stream(out);
+  if (args.json) {
+    nlohmann::ordered_json j;
+    j["a_file"] = args.a_file;
+    j["x_file"] = args.x_file.empty() ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(args.x_file);
+    j["x_generated"] = args.x_file.empty();
+    j["rows"] = A.num_rows;
+    j["cols"] = A.num_cols;
+    j["nnz"] = A.nnz();
+    j["k"] = K;
+    j["format"] = format;
+    j["partition"] = args.partition.empty() ? "none" : args.partition;
+    j["parts"] = args.partition.empty() ? 1 : (args.parts > 0 ? args.parts : 1);
+    j["path"] = t.path;
+    j["iterations"] = args.iterations;
+    j["seconds"] = seconds;
+    j["seconds_min"] = *std::min_element(t.seconds.begin(), t.seconds.end());
+    j["prepare_seconds"] = t.prepare_seconds;
+    if (!t.compute.empty()) {
+      j["compute_seconds"] = median(t.compute);
+      j["merge_seconds"] = median(t.merge);
+      j["part_nnz"] = t.part_nnz;
+      j["part_lines"] = t.part_rows;  // rows, or columns for pcsc
+    }
+    j["flops"] = 2 * static_cast<std::uint64_t>(A.nnz()) * static_cast<std::uint64_t>(K);
+    j["gbytes_per_second"] = gbs;
+    j["peak_resident_bytes"] = peak_resident_bytes();
+    j["execution_space"] = Space::name();
+    if (args.check) {
+      j["check"] = check;
+      j["check_max_error"] = check_error;
+    }
+    std::fprintf(report, "%s\n", j.dump(2).c_str());
+  } else {
+    std::fprintf(report, "y = A * x on %s (A: %s, x: %s)\n", Space::name(),
+                 args.a_file.c_str(),
+                 args.x_file.empty() ? "generated" : args.x_file.c_str());
+    std::fprintf(report, "A is %lld x %lld with %llu entries, %lld right-hand side(s)\n",
+                 static_cast<long long>(A.num_rows), static_cast<long long>(A.num_cols),
+                 static_cast<unsigned long long>(A.nnz()), static_cast<long long>(K));
+    std::fprintf(report, "format %s, partition %s", format.c_str(),
+                 args.partition.empty() ? "none" : args.partition.c_str());
+    if (!t.part_nnz.empty()) {
+      const auto [lo, hi] = std::minmax_element(t.part_nnz.begin(), t.part_nnz.end());
+      std::fprintf(report, " into %zu parts (nnz per part %lld to %lld)",
+                   t.part_nnz.size(), static_cast<long long>(*lo),
+                   static_cast<long long>(*hi));
+    }
+    std::fprintf(report, ", path %s\n", t.path.c_str());
+    std::fprintf(report, "%.3f ms per iteration (median of %d), %.2f GB/s", seconds * 1e3,
+                 args.iterations, gbs);
+    if (!t.compute.empty()) {
+      std::fprintf(report, " (compute %.3f ms, merge %.3f ms)", median(t.compute) * 1e3,
+                   median(t.merge) * 1e3);
+    }
+    std::fprintf(report, "; preparing (conversion, partition) %.3f ms\n",
+                 t.prepare_seconds * 1e3);
+    if (args.check) {
+      std::fprintf(report,
+                   "check against the reference oracle: %s (largest error %.3g relative "
+                   "to the entry's sum of |a * x|)\n",
+                   check.c_str(), check_error);
+    }
+  }
+  std::fflush(report);
+  if (out) {
+    try {
+      Progress progress("writing " + out.file->path());
+      io::write_matrix_market(*out.file, Y);
+    } catch (const std::exception& e) {
+      throw Failure(exit_failure, e.what());
+    }
+  }
+  if (args.check && check != "ok")
+    throw Failure(exit_failure, "y differs from the reference oracle's product");
+  return exit_ok;
+}
+
+int run_spmv(SpmvArgs args) {
+  const std::string& part = args.partition;
+  if (!part.empty()) {
+    const std::string implied = part == "pcsc" ? "csc" : part == "pcoo" ? "coo" : "csr";
+    if (!args.format.empty() && args.format != implied) {
+      throw Failure(exit_usage, "--partition " + part + " cuts a " + implied +
+                                    " matrix; it cannot be combined with --format " +
+                                    args.format);
+    }
+  } else if (args.parts > 1) {
+    throw Failure(exit_usage, "--parts needs --partition rows|pcsr|pcsc|pcoo");
+  }
+  if (!args.x_file.empty() &&
+      io::format_from_name(args.x_file) != io::FileFormat::matrix_market) {
+    throw Failure(exit_usage, "--x " + args.x_file +
+                                  ": x is read as a Matrix Market file (.mtx or .mm)");
+  }
+  if (!args.out.path.empty() && args.out.path != "-" && args.out.path != "/dev/stdout") {
+    const auto format = io::format_to_write(args.out.path);
+    if (!format || *format != io::FileFormat::matrix_market) {
+      throw Failure(exit_usage, "cannot write y to '" + args.out.path +
+                                    "': y is dense and is written as a Matrix Market "
+                                    "array; name it .mtx or .mm, or '-' for stdout");
+    }
+  }
+  Output out = open_output(args.out);  // before any work: an unwritable -o fails first
+  return visit_matrix(args.a_file, read_options(args.input),
+                      [&](const auto& A, const auto&) { return multiply(args, out, A); });
+}
+
+std::string check_positive(std::string& text) {
+  long long n = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size() || n < 1 ||
+      n > 1000000000)
+    return "'" + text + "' is not a positive whole number";
+  return "";
+}
+
+}  // namespace
+
+Command add_spmv_command(CLI::App& parent) {
+  auto args = std::make_shared<SpmvArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "spmv", "Multiply a sparse matrix by a vector (or a few): y = A * x");
+  app->add_option("A", args->a_file, "Matrix Market file (.mtx, .mm) or edge list")
+      ->required();
+  app->add_option("--format", args->format,
+                  "Storage the kernel runs on: csr (default), csc, coo, or ell (as wide "
+                  "as the average row, longer rows in a COO tail)")
+      ->check(CLI::IsMember({"csr", "csc", "coo", "ell"}));
+  app->add_option("--partition", args->partition,
+                  "Cut A into --parts parts, run each into its own partial result and "
+                  "merge: rows (equal row counts, the baseline), pcsr, pcsc, pcoo (equal "
+                  "nonzeros)")
+      ->check(CLI::IsMember({"rows", "pcsr", "pcsc", "pcoo"}));
+  app->add_option("--parts", args->parts, "Number of parts P (default 1)")
+      ->check(CLI::Validator(check_positive, "P"));
+  app->add_option("--iterations", args->iterations,
+                  "Run N times and report the median time")
+      ->check(CLI::Validator(check_positive, "N"));
+  app->add_option("--x", args->x_file,
+                  "Read x from a Matrix Market file (array, or coordinate: missing "
+                  "entries are 0); K columns give K right-hand sides. Default: "
+                  "x(i) = ((7i + 3) mod 17 - 8) / 8 (0-based i)");
+  app->add_option("-o,--output", args->out.path,
+                  "Write y here as a Matrix Market array (.mtx, .mm; '-' is stdout)")
+      ->check(CLI::Validator(non_empty_name, "FILE"));
+  app->add_flag("--check", args->check,
+                "Compare y with the sequential host oracle (to 1e-12 of each entry's sum "
+                "of |a * x|); exit 1 when they differ");
+  app->add_flag("--json", args->json, "Print one JSON object instead of text");
+  add_input_options(*app, args->input);
+  app->footer(
+      "seconds covers the multiplication (and, partitioned, the merge) only: not "
+      "reading,\n"
+      "converting or partitioning, reported once as prepare_seconds. GB/s is CSR's "
+      "least\n"
+      "traffic over that time. One process; the multi-GPU / MPI version is to come.\n"
+      "y is written as '%%MatrixMarket matrix array real general'. The output is opened\n"
+      "before any work; a regular file is replaced only once complete.");
+  return {app, [args] {
+            return run_spmv(*args);
+          }};
+}
+
+}  // namespace libra::cli

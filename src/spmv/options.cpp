@@ -1,0 +1,25 @@
+#include "libra/spmv/options.hpp"
+
+namespace libra {
+
+const char* to_string(SpmvPath path) noexcept {
+  switch (path) {
+    case SpmvPath::none:
+      return "none";
+    case SpmvPath::scale_only:
+      return "scale_only";
+    case SpmvPath::csr_merge_path:
+      return "csr_merge_path";
+    case SpmvPath::csc_scatter:
+      return "csc_scatter";
+    case SpmvPath::coo_runs:
+      return "coo_runs";
+    case SpmvPath::ell_rows:
+      return "ell_rows";
+    case SpmvPath::ell_rows_tail:
+      return "ell_rows_tail";
+  }
+  return "?";
+}
+
+}  // namespace libra

@@ -1,0 +1,257 @@
+// SpMV, y = beta * y + alpha * A * x, against the reference oracle, for CSR,
+// CSC, COO, ELL (plain and hybrid) and the three partial formats: vectors
+// (contiguous and strided) and blocks of K = 3, 8 right-hand sides in both
+// layouts, float and double, alpha/beta combinations (beta = 0 with NaN in y,
+// alpha = 0), the balanced kernels with long segments (no carries) and short
+// ones (carries and atomics on every row), power-law rows and columns, empty
+// rows/columns and empty matrices, every part count for the partial formats
+// applied in order to one y, and the matrix files (../shared/matrices in the
+// `shared` executable). Each call's path is asserted.
+#include <gtest/gtest.h>
+
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <string>
+#include <vector>
+
+#include "libra/format/convert.hpp"
+#include "libra/io/read.hpp"
+#include "libra/spmv/spmv.hpp"
+#include "support/compare.hpp"
+#include "support/matrix_files.hpp"
+#include "support/spmv_check.hpp"
+#include "support/test_space.hpp"
+
+namespace spmv_test {
+
+using libra::SpmvOptions;
+using libra::SpmvPath;
+using libra::SpmvStats;
+using libra::test::Device;
+using libra::test::Exec;
+using Left = Kokkos::LayoutLeft;
+using Right = Kokkos::LayoutRight;
+
+enum class Format { csr, csc, coo, ell, ell_hybrid, pcsr, pcsc, pcoo };
+const char* name(Format f) {
+  switch (f) {
+    case Format::csr:
+      return "csr";
+    case Format::csc:
+      return "csc";
+    case Format::coo:
+      return "coo";
+    case Format::ell:
+      return "ell";
+    case Format::ell_hybrid:
+      return "ell_hybrid";
+    case Format::pcsr:
+      return "pcsr";
+    case Format::pcsc:
+      return "pcsc";
+    case Format::pcoo:
+      return "pcoo";
+  }
+  return "?";
+}
+constexpr Format all_formats[] = {Format::csr,  Format::csc,        Format::coo,
+                                  Format::ell,  Format::ell_hybrid, Format::pcsr,
+                                  Format::pcsc, Format::pcoo};
+
+SpmvOptions segments(std::int64_t items) {
+  SpmvOptions o;
+  o.tuning.segment_items = items;
+  return o;
+}
+
+// The path a whole-matrix call takes when alpha != 0 and A has nonzeros.
+SpmvPath compute_path(Format f, bool tail) {
+  switch (f) {
+    case Format::csr:
+    case Format::pcsr:
+      return SpmvPath::csr_merge_path;
+    case Format::csc:
+    case Format::pcsc:
+      return SpmvPath::csc_scatter;
+    case Format::coo:
+    case Format::pcoo:
+      return SpmvPath::coo_runs;
+    case Format::ell:
+    case Format::ell_hybrid:
+      return tail ? SpmvPath::ell_rows_tail : SpmvPath::ell_rows;
+  }
+  return SpmvPath::none;
+}
+
+// Applies parts in order to one y and checks every part's path.
+template <class Parts, class X, class Y>
+void run_parts(const Parts& parts, double alpha, const X& x, double beta, const Y& y,
+               const SpmvOptions& o, Format f) {
+  for (const auto& p : parts) {
+    SpmvStats st;
+    libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
+    if (p.lines() == 0 && f != Format::pcsc) {
+      EXPECT_EQ(st.path, SpmvPath::none);
+    } else if (alpha != 0 && p.nnz() > 0) {
+      EXPECT_STREQ(libra::to_string(st.path), libra::to_string(compute_path(f, false)));
+    }
+  }
+}
+
+// One format, one (K, rank, layout, alpha, beta, options) against the oracle.
+template <class S, class Layout, bool Rank1>
+void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double alpha,
+                  double beta, const SpmvOptions& o = {}, int parts = 3) {
+  SCOPED_TRACE(std::string(name(f)) + ", " + std::to_string(parts) + " parts, segment " +
+               std::to_string(o.tuning.segment_items));
+  const auto A = libra::test::from_ref<S, int, int, Device>(a0);
+  const auto a = libra::test::to_ref(A);  // values rounded to S
+  libra::test::check_spmv<S, Device, Layout, Rank1>(
+      a, K, alpha, beta, [&](const auto& x, const auto& y) {
+        SpmvStats st;
+        bool tail = false;
+        bool slots = a.nnz() > 0;  // ELL pads: a fixed width computes without nonzeros
+        switch (f) {
+          case Format::csr:
+            libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
+            break;
+          case Format::csc:
+            libra::spmv(Exec(), alpha, libra::to_csc(Exec(), A), x, beta, y, o, &st);
+            break;
+          case Format::coo:
+            libra::spmv(Exec(), alpha, libra::to_coo(Exec(), A), x, beta, y, o, &st);
+            break;
+          case Format::ell: {
+            const auto E = libra::to_ell(Exec(), A);
+            slots = E.width > 0;
+            libra::spmv(Exec(), alpha, E, x, beta, y, o, &st);
+            break;
+          }
+          case Format::ell_hybrid: {
+            libra::EllOptions eo;
+            eo.width = 2;
+            eo.overflow = libra::EllOverflow::hybrid;
+            const auto E = libra::to_ell(Exec(), A, eo);
+            tail = E.tail.nnz() > 0;
+            slots = E.width > 0 || tail;
+            libra::spmv(Exec(), alpha, E, x, beta, y, o, &st);
+            break;
+          }
+          case Format::pcsr:
+            run_parts(libra::partition(Exec(), A, parts), alpha, x, beta, y, o, f);
+            return;
+          case Format::pcsc:
+            run_parts(libra::partition(Exec(), libra::to_csc(Exec(), A), parts), alpha, x,
+                      beta, y, o, f);
+            return;
+          case Format::pcoo:
+            run_parts(libra::partition(Exec(), libra::to_coo(Exec(), A), parts), alpha, x,
+                      beta, y, o, f);
+            return;
+        }
+        const SpmvPath expected = a.rows == 0            ? SpmvPath::none
+                                  : alpha == 0 || !slots ? SpmvPath::scale_only
+                                                         : compute_path(f, tail);
+        EXPECT_STREQ(libra::to_string(st.path), libra::to_string(expected));
+      });
+}
+
+template <class S>
+void check_all(const libra::ref::Matrix& a, double alpha, double beta,
+               const SpmvOptions& o = {}) {
+  for (Format f : all_formats) {
+    check_format<S, Left, true>(a, f, 1, alpha, beta, o);
+    check_format<S, Right, true>(a, f, 1, alpha, beta, o);  // x, y strided
+    check_format<S, Left, false>(a, f, 3, alpha, beta, o);
+    check_format<S, Right, false>(a, f, 8, alpha, beta, o);
+  }
+}
+
+TEST(Spmv, EveryFormatRectangular) {
+  const auto a = libra::ref::random(300, 170, 6, 11);
+  check_all<double>(a, 1, 0);
+  check_all<float>(a, 1, 0);
+  check_all<double>(a, 1, 0, segments(7));  // short segments: carries everywhere
+  check_all<double>(libra::ref::random(90, 400, 9, 12), 1, 0, segments(5));
+}
+
+TEST(Spmv, AlphaBeta) {
+  const auto a = libra::ref::random(120, 90, 5, 13);
+  for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{
+           {2, 0}, {1, 1}, {2, -1}, {-0.5, 0.25}, {0, 3}, {0, 0}}) {
+    check_all<double>(a, alpha, beta);
+    check_all<double>(a, alpha, beta, segments(3));
+    check_all<float>(a, alpha, beta, segments(11));
+  }
+}
+
+// A row and a column holding most of the nonzeros (a power-law hub), cut into
+// many short segments.
+TEST(Spmv, PowerLawHub) {
+  std::vector<libra::ref::Triplet> t;
+  const std::int64_t n = 700;
+  for (std::int64_t j = 0; j < n; ++j) t.emplace_back(5, j, 1.0 + (j % 7));
+  for (std::int64_t i = 0; i < n; ++i) t.emplace_back(i, 3, 0.5 - (i % 5));
+  for (std::int64_t i = 0; i < n; i += 3) t.emplace_back(i, (i * 13) % n, -1.0);
+  const auto a = libra::ref::from_triplets(n, n, t);
+  check_all<double>(a, 1.5, -1);
+  check_all<double>(a, 1.5, -1, segments(16));
+  for (int P : {2, 5, 8, 64}) {
+    for (Format f : {Format::pcsr, Format::pcsc, Format::pcoo}) {
+      check_format<double, Left, true>(a, f, 1, 2, 0.5, segments(9), P);
+      check_format<double, Right, false>(a, f, 4, 1, 0, {}, P);
+    }
+  }
+}
+
+TEST(Spmv, EmptyRowsColumnsAndMatrices) {
+  check_all<double>(libra::ref::random(50, 40, 2, 14, 0.6), 1, 2, segments(4));
+  check_all<double>(libra::ref::from_triplets(7, 4, {}), 1, 0);  // no nonzeros
+  check_all<double>(libra::ref::from_triplets(7, 4, {}), 2, 3);
+  check_all<double>(libra::ref::from_triplets(0, 5, {}), 1, 1);  // no rows
+  check_all<double>(libra::ref::from_triplets(6, 0, {}), 1, 1);  // no columns
+  check_all<double>(libra::ref::Matrix{}, 1, 0);
+}
+
+TEST(Spmv, PartsInOrderEqualTheWhole) {
+  const auto a = libra::ref::random(64, 48, 4, 15, 0.25);
+  for (int P : {1, 2, 3, 4, 5, 6, 7, 8, 70, 300}) {
+    for (Format f : {Format::pcsr, Format::pcsc, Format::pcoo}) {
+      check_format<double, Left, true>(a, f, 1, 1, 0, {}, P);
+      check_format<double, Left, false>(a, f, 3, -2, 0.5, segments(6), P);
+    }
+  }
+}
+
+TEST(Spmv, KokkosCrsMatrixAndShapes) {
+  const auto A =
+      libra::test::from_ref<double, int, int, Device>(libra::ref::random(30, 20, 3, 16));
+  const auto K = libra::to_kokkos(A);
+  Kokkos::View<double*, Device> x("x", 20), y("y", 30), wrong("w", 21);
+  Kokkos::deep_copy(x, 1.0);
+  SpmvStats st;
+  libra::spmv(Exec(), 1.0, K, x, 0.0, y, {}, &st);
+  EXPECT_EQ(st.path, SpmvPath::csr_merge_path);
+  EXPECT_THROW(libra::spmv(Exec(), 1.0, A, wrong, 0.0, y), libra::ShapeError);
+  EXPECT_THROW(libra::spmv(Exec(), 1.0, A, x, 0.0, wrong), libra::ShapeError);
+  Kokkos::View<double**, Device> X("X", 20, 2), Y("Y", 30, 3);
+  EXPECT_THROW(libra::spmv(Exec(), 1.0, A, X, 0.0, Y), libra::ShapeError);
+  const auto parts = libra::partition(Exec(), A, 2);
+  EXPECT_THROW(libra::spmv(Exec(), 1.0, parts[1], wrong, 0.0, y), libra::ShapeError);
+}
+
+TEST(Spmv, MatrixFiles) {
+  const auto files = libra::test::matrix_files(libra::test::matrix_dir());
+  ASSERT_GE(files.size(), 6u) << "matrices expected in " << libra::test::matrix_dir();
+  for (const auto& f : files) {
+    SCOPED_TRACE(f);
+    const auto a =
+        libra::test::to_ref(libra::io::read_matrix<double, int, int, Device>(f));
+    for (Format fm : all_formats) {
+      check_format<double, Left, true>(a, fm, 1, 1, 0, {}, 4);
+      check_format<double, Right, false>(a, fm, 4, 2, -1, {}, 7);
+    }
+    check_format<double, Left, true>(a, Format::csr, 1, 1, 1, segments(64));
+  }
+}
+
+}  // namespace spmv_test
