@@ -754,7 +754,7 @@ class Flags(unittest.TestCase):
         self.usage_error("simrank", self.A, "-o", "", says="empty file name")
         self.usage_error("convert", self.A, "", says="empty file name")
         self.usage_error("bogus", says="unknown subcommand 'bogus'; the subcommands are "
-                         "info, convert, spgemm, spmm, simrank")
+                         "info, convert, spgemm, spmm, spmv, simrank")
         self.usage_error("bogus", self.A, "--json", says="'bogus'")
         self.usage_error("spgemm", self.A, "--algo", "fastest", says="unknown algorithm")
 
