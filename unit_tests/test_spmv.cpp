@@ -63,8 +63,20 @@ SpmvOptions segments(std::int64_t items) {
   return o;
 }
 
-// The path a whole-matrix call takes when alpha != 0 and A has nonzeros.
-SpmvPath compute_path(Format f, bool tail) {
+// Host spaces with more than one thread can run CSC's private blocks.
+constexpr bool private_blocks =
+    !libra::LaunchTraits<Exec>::is_gpu && !libra::impl::spmv_single_thread<Exec>;
+
+// The path a whole-matrix call takes when alpha != 0 and A has nonzeros; for CSC
+// with Libra choosing between atomics and private blocks (csc_private == 0),
+// `either` is set and the path may be csc_private too.
+SpmvPath compute_path(Format f, bool tail, const SpmvOptions& o = {},
+                      bool* either = nullptr) {
+  if (f == Format::csc || f == Format::pcsc) {
+    if (either) *either = o.tuning.csc_private == 0 && private_blocks;
+    return o.tuning.csc_private > 0 && private_blocks ? SpmvPath::csc_private
+                                                      : SpmvPath::csc_scatter;
+  }
   switch (f) {
     case Format::csr:
     case Format::pcsr:
@@ -82,6 +94,13 @@ SpmvPath compute_path(Format f, bool tail) {
   return SpmvPath::none;
 }
 
+void expect_path(SpmvPath got, Format f, bool tail, const SpmvOptions& o) {
+  bool either = false;
+  const SpmvPath want = compute_path(f, tail, o, &either);
+  if (either && got == SpmvPath::csc_private) return;
+  EXPECT_STREQ(libra::to_string(got), libra::to_string(want));
+}
+
 // Applies parts in order to one y and checks every part's path.
 template <class Parts, class X, class Y>
 void run_parts(const Parts& parts, double alpha, const X& x, double beta, const Y& y,
@@ -92,7 +111,7 @@ void run_parts(const Parts& parts, double alpha, const X& x, double beta, const 
     if (p.lines() == 0 && f != Format::pcsc) {
       EXPECT_EQ(st.path, SpmvPath::none);
     } else if (alpha != 0 && p.nnz() > 0) {
-      EXPECT_STREQ(libra::to_string(st.path), libra::to_string(compute_path(f, false)));
+      expect_path(st.path, f, false, o);
     }
   }
 }
@@ -102,7 +121,8 @@ template <class S, class Layout, bool Rank1>
 void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double alpha,
                   double beta, const SpmvOptions& o = {}, int parts = 3) {
   SCOPED_TRACE(std::string(name(f)) + ", " + std::to_string(parts) + " parts, segment " +
-               std::to_string(o.tuning.segment_items));
+               std::to_string(o.tuning.segment_items) + ", csc_private " +
+               std::to_string(o.tuning.csc_private));
   const auto A = libra::test::from_ref<S, int, int, Device>(a0);
   const auto a = libra::test::to_ref(A);  // values rounded to S
   libra::test::check_spmv<S, Device, Layout, Rank1>(
@@ -148,10 +168,13 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
                       beta, y, o, f);
             return;
         }
-        const SpmvPath expected = a.rows == 0            ? SpmvPath::none
-                                  : alpha == 0 || !slots ? SpmvPath::scale_only
-                                                         : compute_path(f, tail);
-        EXPECT_STREQ(libra::to_string(st.path), libra::to_string(expected));
+        if (a.rows == 0) {
+          EXPECT_EQ(st.path, SpmvPath::none);
+        } else if (alpha == 0 || !slots) {
+          EXPECT_EQ(st.path, SpmvPath::scale_only);
+        } else {
+          expect_path(st.path, f, tail, o);
+        }
       });
 }
 
@@ -163,6 +186,15 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     check_format<S, Right, true>(a, f, 1, alpha, beta, o);  // x, y strided
     check_format<S, Left, false>(a, f, 3, alpha, beta, o);
     check_format<S, Right, false>(a, f, 8, alpha, beta, o);
+  }
+  // CSC's two scatters, each forced (private blocks only where they can run).
+  for (int forced : {1, -1}) {
+    SpmvOptions p = o;
+    p.tuning.csc_private = forced;
+    for (Format f : {Format::csc, Format::pcsc}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, false>(a, f, 3, alpha, beta, p);
+    }
   }
 }
 

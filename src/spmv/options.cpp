@@ -12,6 +12,8 @@ const char* to_string(SpmvPath path) noexcept {
       return "csr_merge_path";
     case SpmvPath::csc_scatter:
       return "csc_scatter";
+    case SpmvPath::csc_private:
+      return "csc_private";
     case SpmvPath::coo_runs:
       return "coo_runs";
     case SpmvPath::ell_rows:

@@ -9,6 +9,8 @@ enum class SpmvPath {
   scale_only,      // alpha == 0 or no nonzeros: y = beta * y on the rows covered
   csr_merge_path,  // CSR / pCSR: equal merge-path segments, carries fixed up after
   csc_scatter,     // CSC / pCSC: y scaled, then equal segments scatter with atomics
+  csc_private,     // CSC / pCSC on host spaces: a segment per thread into its own
+                   // block of rows, then the blocks summed into y (no atomics)
   coo_runs,        // COO / pCOO: y scaled, then equal nnz segments add one atomic per run
   ell_rows,        // ELL: a thread per row (ELL rows are equal by construction)
   ell_rows_tail    // ELL rows, then the hybrid's COO tail through coo_runs
@@ -22,6 +24,9 @@ struct SpmvOptions {
     // from the space and the size). Tests force short segments so that carries
     // and atomics run on small matrices.
     std::int64_t segment_items = 0;
+    // CSC on host spaces: 1 forces the private blocks wherever they can run
+    // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
+    int csc_private = 0;
   } tuning;
 };
 

@@ -119,6 +119,36 @@ void spmv_note(SpmvStats& st, SpmvPath path, std::int64_t segments, std::int64_t
   st.flops = 2 * static_cast<std::uint64_t>(nnz) * static_cast<std::uint64_t>(K);
 }
 
+// CSC and pCSC: y = beta * y + alpha * A * x, A over `cols` local columns read
+// from x at x_base; the private blocks on host spaces when they fit, else y
+// scaled and the atomic scatter.
+template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
+void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
+              const Values& values, std::int64_t cols, const XView& x,
+              std::int64_t x_base, const YView& y,
+              typename YView::non_const_value_type alpha,
+              typename YView::non_const_value_type beta, const SpmvOptions& options,
+              SpmvStats& st) {
+  using S = typename YView::non_const_value_type;
+  const std::int64_t nnz = static_cast<std::int64_t>(row_idx.extent(0));
+  const std::int64_t K = spmv_columns(y);
+  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
+  if (alpha == S(0) || nnz == 0) {
+    spmv_scale_rows(exec, y, 0, rows, beta, beta);
+    st.path = SpmvPath::scale_only;
+  } else if (spmv_csc_private_fits<Exec, S>(exec, rows, K, nnz,
+                                            options.tuning.csc_private)) {
+    const auto seg =
+        spmv_csc_private(exec, col_map, row_idx, values, cols, x, x_base, y, alpha, beta);
+    spmv_note<S>(st, SpmvPath::csc_private, seg, nnz, K);
+  } else {
+    spmv_scale_rows(exec, y, 0, rows, beta, beta);
+    const auto seg = spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y,
+                                      0, alpha, options.tuning.segment_items);
+    spmv_note<S>(st, SpmvPath::csc_scatter, seg, nnz, K);
+  }
+}
+
 }  // namespace impl
 
 template <class Exec, class S, class O, class Off, class D, class XView, class YView>
@@ -164,13 +194,8 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Csc<S, O, Off, D
           const XView& x, impl::spmv_scalar_t<S> beta, const YView& y,
           const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
   impl::spmv_call<Exec>("A", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-    impl::spmv_scale_rows(exec, y, 0, A.num_rows, beta, beta);
-    st.path = SpmvPath::scale_only;
-    if (alpha == S(0) || A.nnz() == 0) return;
-    const auto seg =
-        impl::spmv_csc_scatter(exec, A.col_map, A.row_idx, A.values, A.num_cols, xc, 0, y,
-                               0, alpha, options.tuning.segment_items);
-    impl::spmv_note<S>(st, SpmvPath::csc_scatter, seg, A.nnz(), impl::spmv_columns(y));
+    impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.num_cols, xc, 0, y, alpha,
+                   beta, options, st);
   });
 }
 
@@ -180,14 +205,8 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
           const YView& y, const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
   impl::spmv_call<Exec>(
       "the pCSC's parent", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-        if (A.index == 0) impl::spmv_scale_rows(exec, y, 0, A.num_rows, beta, beta);
-        st.path = A.index == 0 ? SpmvPath::scale_only : SpmvPath::none;
-        if (alpha == S(0) || A.nnz() == 0) return;
-        const auto seg =
-            impl::spmv_csc_scatter(exec, A.col_map, A.row_idx, A.values, A.lines(), xc,
-                                   A.start, y, 0, alpha, options.tuning.segment_items);
-        impl::spmv_note<S>(st, SpmvPath::csc_scatter, seg, A.nnz(),
-                           impl::spmv_columns(y));
+        impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.lines(), xc, A.start, y,
+                       alpha, A.index == 0 ? beta : S(1), options, st);
       });
 }
 

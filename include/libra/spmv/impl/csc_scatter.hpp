@@ -4,15 +4,22 @@
 // balance alike), one thread each; a thread reads x(j) once per column and adds
 // each product into y with an atomic (Y was scaled by beta before). pCSC runs it
 // on its local offsets with x read at x_base + local column.
+//
+// Host spaces have no floating-point atomic add (it is a compare-and-swap loop),
+// so when it fits they take the private variant instead: one segment per thread,
+// each adding plainly into its own rows x K block of a buffer, then one kernel
+// sums the blocks into y (y = beta * y + sum), as pCSC's partial results merge.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/spmv/impl/common.hpp"
+#include "libra/spmv/impl/merge.hpp"
 
 namespace libra::impl {
 
-template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
+template <class Exec, class ColMap, class Index, class Values, class XView, class YView,
+          bool Private = false>
 struct SpmvCscScatter {
   using S = typename YView::non_const_value_type;
   ColMap col_map;
@@ -22,6 +29,7 @@ struct SpmvCscScatter {
   YView Y;
   S alpha;
   std::int64_t cols, nnz, items, x_base, y_base, K;
+  std::int64_t block_rows = 0;  // Private: segment t writes rows t * block_rows + r
 
   KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
     const std::int64_t total = cols + nnz;
@@ -39,7 +47,11 @@ struct SpmvCscScatter {
       for (std::int64_t k = 0; k < K; ++k) {
         const S xa = alpha * spmv_at(X, x_base + c, k);
         for (std::int64_t p = pb; p < pe; ++p) {
-          spmv_add<Exec>(spmv_at(Y, y_base + row_idx(p), k), values(p) * xa);
+          if constexpr (Private) {
+            spmv_at(Y, t * block_rows + row_idx(p), k) += values(p) * xa;
+          } else {
+            spmv_add<Exec>(spmv_at(Y, y_base + row_idx(p), k), values(p) * xa);
+          }
         }
       }
     }
@@ -63,6 +75,53 @@ std::int64_t spmv_csc_scatter(const Exec& exec, const ColMap& col_map,
       SpmvCscScatter<Exec, ColMap, Index, Values, XView, YView>{
           col_map, row_idx, values, X, Y, alpha, cols, nnz, items, x_base, y_base, K});
   return segments;
+}
+
+// Whether the private variant runs: host spaces with more than one thread, when
+// the blocks (threads x rows x K) take at most 256 MiB and no more entries than
+// four times the nonzeros (zeroing and summing them must not cost more than the
+// scatter saves). `forced`: 1 private wherever it can run, -1 never.
+template <class Exec, class S>
+bool spmv_csc_private_fits(const Exec& exec, std::int64_t rows, std::int64_t K,
+                           std::int64_t nnz, int forced) {
+  if constexpr (LaunchTraits<Exec>::is_gpu || spmv_single_thread<Exec>) {
+    (void)exec, (void)rows, (void)K, (void)nnz, (void)forced;
+    return false;
+  } else {
+    if (forced != 0) return forced > 0;
+    const std::int64_t W = static_cast<std::int64_t>(exec.concurrency());
+    const double entries = static_cast<double>(W) * rows * K;
+    return W > 1 && entries * sizeof(S) <= 256.0 * 1024 * 1024 &&
+           entries <= 4.0 * static_cast<double>(nnz) * K;
+  }
+}
+
+// The private variant: y = beta * y + alpha * A * x with A over `cols` local
+// columns (x read at x_base + column), y of `rows` rows.
+template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
+std::int64_t spmv_csc_private(const Exec& exec, const ColMap& col_map,
+                              const Index& row_idx, const Values& values,
+                              std::int64_t cols, const XView& X, std::int64_t x_base,
+                              const YView& Y, typename YView::non_const_value_type alpha,
+                              typename YView::non_const_value_type beta) {
+  using S = typename YView::non_const_value_type;
+  const std::int64_t nnz = static_cast<std::int64_t>(row_idx.extent(0));
+  const std::int64_t rows = static_cast<std::int64_t>(Y.extent(0));
+  const std::int64_t K = spmv_columns(Y);
+  const std::int64_t W = static_cast<std::int64_t>(exec.concurrency());
+  const std::int64_t total = cols + nnz;
+  const std::int64_t items = (total + W - 1) / W;
+  // Zeroed by Kokkos in parallel: each thread first-touches blocks it may use.
+  Kokkos::View<S**, Kokkos::LayoutLeft, typename Exec::memory_space> blocks(
+      "libra::spmv::csc::private_blocks", static_cast<std::size_t>(W * rows),
+      static_cast<std::size_t>(K));
+  Kokkos::parallel_for(
+      "libra::spmv::csc::private_scatter", Kokkos::RangePolicy<Exec>(exec, 0, W),
+      SpmvCscScatter<Exec, ColMap, Index, Values, XView, decltype(blocks), true>{
+          col_map, row_idx, values, X, blocks, alpha, cols, nnz, items, x_base, 0, K,
+          rows});
+  merge_column_parts(exec, W, blocks, Y, beta);
+  return W;
 }
 
 }  // namespace libra::impl
