@@ -5,8 +5,6 @@
 // GPU-style path are run for each algorithm.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "libra/io/read.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "support/compare.hpp"
+#include "support/matrix_files.hpp"
 #include "support/test_space.hpp"
 
 namespace spgemm_matrices_test {
@@ -23,29 +22,10 @@ using libra::test::Device;
 using libra::test::Exec;
 using Matrix = libra::Csr<double, int, int, Device>;
 
-std::vector<std::string> matrix_files(const std::string& dir) {
-  std::vector<std::string> files;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (const dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      const auto dot = name.rfind('.');
-      if (dot == std::string::npos) continue;
-      const std::string ext = name.substr(dot);
-      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt"))
-        files.push_back(dir + "/" + name);
-    }
-    closedir(d);
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using libra::test::matrix_files;
 
 std::string data_dir() {
-#if defined(LIBRA_TEST_SHARED_MATRICES)
-  return LIBRA_SHARED_MATRICES_DIR;
-#else
-  return LIBRA_TEST_DATA_DIR;
-#endif
+  return libra::test::matrix_dir();
 }
 
 void check_file(const std::string& path, bool dense_accumulator,

@@ -7,8 +7,6 @@
 // labelled `shared`, compiled with LIBRA_TEST_SHARED_MATRICES).
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <algorithm>
 #include <cmath>
@@ -19,6 +17,7 @@
 #include "libra/io/read.hpp"
 #include "libra/spmm/spmm.hpp"
 #include "support/compare.hpp"
+#include "support/matrix_files.hpp"
 #include "support/test_space.hpp"
 
 namespace spmm_test {
@@ -241,29 +240,10 @@ TEST(Spmm, KokkosCrsMatrixAndShapeErrors) {
   EXPECT_THROW(libra::spmm(Exec(), A, Y, X), libra::ShapeError);
 }
 
-std::vector<std::string> matrix_files(const std::string& dir) {
-  std::vector<std::string> files;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (const dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      const auto dot = name.rfind('.');
-      if (dot == std::string::npos) continue;
-      const std::string ext = name.substr(dot);
-      if (ext == ".mtx" || (ext == ".txt" && name != "README.txt"))
-        files.push_back(dir + "/" + name);
-    }
-    closedir(d);
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using libra::test::matrix_files;
 
 std::string data_dir() {
-#if defined(LIBRA_TEST_SHARED_MATRICES)
-  return LIBRA_SHARED_MATRICES_DIR;
-#else
-  return LIBRA_TEST_DATA_DIR;
-#endif
+  return libra::test::matrix_dir();
 }
 
 TEST(Spmm, EveryMatrixFile) {
