@@ -77,6 +77,17 @@ void launch_scratch_bin(const Exec& exec, const char* kernel, const Shape& shape
       label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes))), f);
 }
 
+// Whether the bitmap kernel F (BitmapRows with or without values) keeps its
+// bitmap over C's columns in team scratch.
+template <class F, class Plan>
+bool bitmap_in_scratch(const Plan& plan) {
+  using Exec = typename Plan::Exec;
+  const auto words = std::min<std::uint64_t>(
+      (static_cast<std::uint64_t>(plan.num_cols) + 63) / 64, std::uint64_t(1) << 20);
+  return F::scratch_bytes(static_cast<int>(words)) <=
+         static_cast<std::size_t>(plan.shape.scratch) + prefix_scratch_bytes<Exec>();
+}
+
 // One launch of the scratch hash kernel F for bin b of `bins`.
 template <class F, class Exec, class Plan, class Rp, class Bins, class Values>
 void launch_hash_bin(
@@ -144,8 +155,7 @@ void panel_symbolic_bins(
                         : values ? "libra::spgemm::panel::fill_bitmap_values"
                                  : "libra::spgemm::panel::fill_bitmap";
     // In team scratch when C's columns fit it, else one global bitmap per team.
-    if (F::scratch_bytes(static_cast<int>(std::min<std::size_t>(words, 1 << 20))) <=
-        static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>()) {
+    if (bitmap_in_scratch<F>(plan)) {
       if (!Fill) paths.bitmap_in_scratch += big;
       const int scratch_words = static_cast<int>(words);
       F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
@@ -316,11 +326,8 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       // Rows of C too long for a team's table with values go to the bitmap
       // spill when its bitmap fits team scratch: values in one pass, dense over
       // C's columns (rows that long are).
-      const int words = static_cast<int>(std::min<std::uint64_t>(
-          (static_cast<std::uint64_t>(plan.num_cols) + 63) / 64, std::uint64_t(1) << 20));
       plan.shape.values_spill =
-          BitmapRows<Exec, S, O, Off, true, true>::scratch_bytes(words) <=
-          static_cast<std::size_t>(shape.scratch) + prefix_scratch_bytes<Exec>();
+          bitmap_in_scratch<BitmapRows<Exec, S, O, Off, true, true>>(plan);
     }
     const auto fill_shape = plan.shape;
     const auto c_map = plan.c.row_map;

@@ -108,6 +108,8 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         panel_host_dense_bytes<Exec, S, O, Off>(
             exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
   }
+  // The bins' row limits, which do not depend on the lanes per row.
+  const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
   const auto products_of = KOKKOS_LAMBDA(const std::size_t i) {
     std::uint64_t p = 0;
     for (Off e = a_rm(i); e < a_rm(i + 1); ++e) {
@@ -126,7 +128,6 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     // The binned path: the pre-analysis bins the rows by products in the same
     // pass (one launch and one read-back fewer). The bins' limits do not depend
     // on the lanes per row, which the products' average decides below.
-    const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
     plan.symbolic_bins = bin_rows_unstable<panel_bins>(
         exec, A.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
@@ -143,7 +144,7 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const double per_entry =
       A.nnz() > 0 ? static_cast<double>(total) / static_cast<double>(A.nnz()) : 1.0;
   plan.shape = PanelShape<Exec, S, O>(options.tuning, per_entry);
-  if (!plan.shape.same_bins(PanelShape<Exec, S, O>(options.tuning, 1.0))) {
+  if (!plan.shape.same_bins(limits)) {
     throw std::logic_error("spgemm: panel bins depend on the lanes per row");
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
