@@ -6,7 +6,8 @@ set(_libra_hc_options
     -DLIBRA_SOURCE_DIR=${PROJECT_SOURCE_DIR}
     -DLIBRA_CONFIG_INCLUDE_DIR=${PROJECT_BINARY_DIR}/include
     -DKokkos_DIR=${Kokkos_DIR} -DKokkosKernels_DIR=${KokkosKernels_DIR}
-    -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
+    -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+    -DLIBRA_WITH_MPI=${LIBRA_ENABLE_MPI})
 if(CUDAToolkit_ROOT)
   list(APPEND _libra_hc_options -DCUDAToolkit_ROOT=${CUDAToolkit_ROOT})
 endif()

@@ -7,6 +7,7 @@ packages=(
   g++ make cmake ninja-build patch tar xz-utils ca-certificates pkg-config git
   libgtest-dev libgmock-dev googletest libbenchmark-dev libhwloc-dev
   libcli11-dev nlohmann-json3-dev
+  openmpi-bin libopenmpi-dev
   python3 python3-matplotlib
 )
 

@@ -10,8 +10,9 @@ jobs=${LIBRA_JOBS:-$(nproc)}
 "$root/scripts/install-system-deps.sh"
 # Tests and benchmarks are off in a plain configure (a consumer needs neither
 # GoogleTest nor Google Benchmark); this script and CI turn them on.
+# MPI on: libra::dist and its tests under mpirun with 1, 2 and 3 ranks.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON
+  -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_ENABLE_MPI=ON
 cmake --build "$build" -j "$jobs"
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 ctest --test-dir "$build" --output-on-failure -j "$jobs"

@@ -1,0 +1,72 @@
+#pragma once
+// The choices and reports of libra::dist::Spmv (MSREP's multi-GPU SpMV).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "libra/spmv/options.hpp"
+
+namespace libra::dist {
+
+// MSREP's three versions (Section 5): `baseline` cuts equal row (column) counts
+// and merges on the host; `p` cuts equal nonzeros into partial formats, computed
+// and merged on the host; `p_opt` computes each part's local offsets on its own
+// device, merges on the device, and places each rank near its GPU.
+enum class Version { baseline, p, p_opt };
+// The parts' format: pCSR and pCOO are row-based (each rank produces its rows of
+// y), pCSC column-based (each rank a full-length partial y, summed).
+enum class PartFormat { csr, csc, coo };
+// How p_opt moves device buffers between ranks: `nccl`; `mpi` (MPI on the
+// buffers where they are: host memory, or device memory with a CUDA-aware MPI);
+// `host` (copied to host memory, moved by MPI, copied back). `automatic`: NCCL
+// where it loads, else MPI where it can take the buffers, else host. baseline
+// and p always go through host memory (their merge runs there).
+enum class Transport { automatic, host, mpi, nccl };
+
+const char* to_string(Version v) noexcept;
+const char* to_string(PartFormat f) noexcept;
+const char* to_string(Transport t) noexcept;
+
+struct SpmvOptions {
+  Version version = Version::p_opt;
+  PartFormat format = PartFormat::csr;
+  Transport transport = Transport::automatic;
+  // p_opt: bind each rank's threads and memory near its GPU (or spread over the
+  // NUMA domains on host builds); needs Libra built with hwloc.
+  bool place = true;
+  // Fence and synchronise the ranks around each phase so that times() holds
+  // the phases' times; off, only the totals are measured.
+  bool timing = false;
+  libra::SpmvOptions local;  // the kernels' knobs, on every rank
+};
+
+// What the constructor did. Entries marked "root" are filled on rank 0 only.
+struct SpmvSetup {
+  int ranks = 1;
+  Transport transport = Transport::host;  // the one chosen
+  std::string transport_detail;           // e.g. the NCCL version, or why not NCCL
+  bool merge_on_host = true;
+  int part = 0;           // this rank's part
+  std::string placement;  // where this rank was placed, or why not
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  double convert_seconds = 0;        // root: CSR to CSC or COO
+  double partition_seconds = 0;      // root: boundaries (baseline, p: and local offsets)
+  double distribute_seconds = 0;     // root: until every part is on its device
+  double local_offsets_seconds = 0;  // p_opt: on each device, the slowest rank's
+  std::vector<std::int64_t> part_nnz, part_lines;  // root: per part
+  std::vector<int> rank_of_part;                   // root: which rank holds part i
+};
+
+// The phases of the last set_x() and apply(). With options.timing: compute is
+// the slowest rank's, wait the time ranks idled until the slowest finished, merge
+// the root's (exchange and merge kernel); without, only total_seconds.
+struct SpmvTimes {
+  double x_seconds = 0;
+  double compute_seconds = 0;
+  double wait_seconds = 0;
+  double merge_seconds = 0;
+  double total_seconds = 0;
+  SpmvPath path = SpmvPath::none;  // this rank's kernel
+};
+
+}  // namespace libra::dist

@@ -1,0 +1,557 @@
+#pragma once
+// MSREP's multi-GPU / multi-node SpMV over MPI: one rank per GPU (or per NUMA
+// domain on host builds), the matrix read once on rank 0, cut into P parts of
+// equal nonzeros (pCSR, pCSC or pCOO), each sent to its rank's device; every
+// product runs on all ranks at once and the partial results are merged on rank 0.
+//
+//   libra::dist::Comm comm;                             // after MPI_Init
+//   libra::dist::SpmvOptions o;                         // p_opt, pCSR by default
+//   libra::dist::Spmv<Kokkos::Cuda, double> mv(comm, exec, A, o);  // collective
+//   mv.set_x(x);                  // collective; x (cols x K, or a vector) on rank 0
+//   mv.apply(1.0, 0.0, y);        // collective; y = beta y + alpha A x on rank 0
+//
+// A, x and y are read on rank 0 only (the other ranks pass empty ones). Parts are
+// numbered host by host (a host's parts are contiguous in the matrix: the
+// two-level cut of the paper, nonzeros split in proportion to each host's
+// ranks). The merge is the paper's (Section 4.3): row-based parts are gathered
+// and their shared boundary rows summed; column-based parts' full-length
+// vectors are summed. Any failure on any rank is thrown on every rank as a
+// RemoteError (comm.hpp), never left waiting.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libra/core/error.hpp"
+#include "libra/dist/comm.hpp"
+#include "libra/dist/impl/distribute.hpp"
+#include "libra/dist/impl/exchange.hpp"
+#include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/options.hpp"
+#include "libra/format/convert.hpp"
+#include "libra/format/csr.hpp"
+#include "libra/spmv/impl/merge.hpp"
+#include "libra/spmv/spmv.hpp"
+
+namespace libra::dist {
+
+template <class Exec, class S, class O = int, class Off = std::size_t>
+class Spmv {
+ public:
+  using execution_space = Exec;
+  using memory_space = typename Exec::memory_space;
+  using device_type = Kokkos::Device<Exec, memory_space>;
+  using matrix_type = Csr<S, O, Off, device_type>;
+
+  Spmv(const Comm& comm, const Exec& exec, const matrix_type& A,
+       const SpmvOptions& options = {})
+      : comm_(comm), exec_(exec), options_(options) {
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::setup");
+    setup_.ranks = comm.size();
+    std::int64_t shape[3] = {A.num_rows, A.num_cols, static_cast<std::int64_t>(A.nnz())};
+    impl::bcast_bytes(comm, shape, sizeof(shape), 0);
+    setup_.rows = shape[0];
+    setup_.cols = shape[1];
+    setup_.nnz = shape[2];
+    choose_transport();
+    assign_parts();
+    cut_and_ship(A);
+    Kokkos::Profiling::popRegion();
+  }
+
+  // Collective: x (cols x K, or a vector: K = 1) on rank 0 goes where the parts
+  // need it: all of it to every rank (pCSR, pCOO), its columns' rows to each
+  // rank (pCSC).
+  template <class XView>
+  void set_x(const XView& x) {
+    static_assert(
+        Kokkos::SpaceAccessibility<Exec, typename XView::memory_space>::accessible,
+        "libra::dist::Spmv::set_x: x must be in the execution space's memory");
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::set_x");
+    Kokkos::Timer timer;
+    std::int64_t K = comm_.is_root() ? libra::impl::spmv_columns(x) : 0;
+    impl::bcast_bytes(comm_, &K, sizeof(K), 0);
+    agreed(comm_, [&] {
+      if (comm_.is_root() && static_cast<std::int64_t>(x.extent(0)) != setup_.cols) {
+        throw ShapeError("libra::dist::Spmv::set_x: A has " +
+                         std::to_string(setup_.cols) + " columns, x has " +
+                         std::to_string(x.extent(0)) + " rows");
+      }
+      if (K != K_) allocate_blocks(K);
+    });
+    const int P = comm_.size();
+    if (rows_based()) {
+      if (comm_.is_root()) impl::copy_block(exec_, x_, x);
+      ex_->bcast(x_, 0);
+    } else if (comm_.is_root()) {
+      impl::copy_block(exec_, x_full_, x);
+      for (int i = 0; i < P; ++i) {
+        const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+        const auto cols = Kokkos::make_pair(static_cast<std::size_t>(cuts_.begin(i)),
+                                            static_cast<std::size_t>(cuts_.end(i)));
+        const auto slice = Kokkos::subview(x_full_, cols, Kokkos::ALL);
+        if (r == 0) {
+          Kokkos::deep_copy(exec_, x_, slice);
+        } else {
+          ex_->send(slice, r, tag_x);
+        }
+      }
+    } else {
+      ex_->recv(x_, 0, tag_x);
+    }
+    exec_.fence();
+    times_.x_seconds = timer.seconds();
+    Kokkos::Profiling::popRegion();
+  }
+
+  // Collective: y = beta * y + alpha * A * x on rank 0 (rows x K, K of set_x).
+  template <class YView>
+  void apply(S alpha, S beta, const YView& y) {
+    static_assert(
+        Kokkos::SpaceAccessibility<Exec, typename YView::memory_space>::accessible,
+        "libra::dist::Spmv::apply: y must be in the execution space's memory");
+    agreed(comm_, [&] {
+      if (K_ == 0 && setup_.cols > 0) {
+        throw ArgumentError("libra::dist::Spmv::apply: call set_x first");
+      }
+      if (comm_.is_root() && (static_cast<std::int64_t>(y.extent(0)) != setup_.rows ||
+                              libra::impl::spmv_columns(y) != K_)) {
+        throw ShapeError("libra::dist::Spmv::apply: y is " + std::to_string(y.extent(0)) +
+                         " x " + std::to_string(libra::impl::spmv_columns(y)) +
+                         ", expected " + std::to_string(setup_.rows) + " x " +
+                         std::to_string(K_));
+      }
+    });
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::apply");
+    const bool timing = options_.timing;
+    if (timing) {
+      exec_.fence();
+      comm_.barrier();
+    }
+    Kokkos::Timer timer;
+    compute(alpha);
+    double t[3] = {0, 0, 0};
+    if (timing) {
+      exec_.fence();
+      t[0] = timer.seconds();
+      comm_.barrier();
+      t[1] = timer.seconds();
+    }
+    merge(beta, y);
+    exec_.fence();
+    times_.total_seconds = timer.seconds();
+    if (timing) {
+      times_.merge_seconds = times_.total_seconds - t[1];
+      double slowest[2] = {t[0], t[1] - t[0]};
+      impl::max_over_ranks(comm_, slowest, 2);
+      times_.compute_seconds = slowest[0];
+      times_.wait_seconds = t[1] - slowest[0];
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  const SpmvSetup& setup() const { return setup_; }
+  const SpmvTimes& times() const { return times_; }
+  std::int64_t columns() const { return K_; }
+
+ private:
+  using Block = Kokkos::View<S**, Kokkos::LayoutRight, memory_space>;
+  using HostBlock = Kokkos::View<S**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using HostExec = Kokkos::DefaultHostExecutionSpace;
+  using Part = impl::LocalPart<S, O, Off, memory_space>;
+  static constexpr int tag_x = 201, tag_y = 202;
+
+  bool rows_based() const { return options_.format != PartFormat::csc; }
+
+  // Every rank must run the same steps: the same options everywhere.
+  void check_options() const {
+    int mine[3] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
+                   static_cast<int>(options_.transport)};
+    int lo[3], hi[3];
+    MPI_Allreduce(mine, lo, 3, MPI_INT, MPI_MIN, comm_.get());
+    MPI_Allreduce(mine, hi, 3, MPI_INT, MPI_MAX, comm_.get());
+    if (!std::equal(lo, lo + 3, hi)) {
+      throw ArgumentError(
+          "libra::dist::Spmv: the ranks passed different versions, formats or "
+          "transports");
+    }
+    if (options_.version != Version::p_opt &&
+        options_.transport != Transport::automatic &&
+        options_.transport != Transport::host) {
+      throw ArgumentError(std::string("libra::dist: transport ") +
+                          to_string(options_.transport) +
+                          " is p-opt's choice; baseline and p move everything "
+                          "through host memory and merge there");
+    }
+  }
+
+  void choose_transport() {
+    const Transport want = options_.transport;
+    check_options();  // the same outcome on every rank
+    if (options_.version != Version::p_opt) {
+      setup_.transport = Transport::host;
+      setup_.merge_on_host = true;
+      setup_.transport_detail = "host memory, MPI; merged on the host";
+    } else {
+      setup_.merge_on_host = false;
+      constexpr bool host_memory =
+          Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+      int cuda_aware = impl::mpi_takes_cuda_pointers() ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &cuda_aware, 1, MPI_INT, MPI_MIN, comm_.get());
+      std::string why_not_nccl;
+      if (want == Transport::nccl || (want == Transport::automatic && !host_memory)) {
+        if (impl::stream_of(exec_) == nullptr) {
+          why_not_nccl = "the execution space has no CUDA stream";
+        } else {
+          nccl_ = impl::Nccl::open(comm_, why_not_nccl);
+        }
+        if (!nccl_ && want == Transport::nccl) {
+          throw ArgumentError("libra::dist: transport nccl: " + why_not_nccl);
+        }
+      }
+      if (nccl_) {
+        setup_.transport = Transport::nccl;
+        setup_.transport_detail = nccl_->description();
+      } else if (want == Transport::mpi && !host_memory && !cuda_aware) {
+        throw ArgumentError(
+            "libra::dist: transport mpi: the MPI library does not take device "
+            "pointers (not CUDA-aware); use host or nccl");
+      } else if (want == Transport::mpi ||
+                 (want == Transport::automatic && (host_memory || cuda_aware))) {
+        setup_.transport = Transport::mpi;
+        setup_.transport_detail = host_memory ? "MPI on host memory" : "CUDA-aware MPI";
+      } else {
+        setup_.transport = Transport::host;
+        setup_.transport_detail = "MPI through host copies";
+      }
+      if (!why_not_nccl.empty() && !nccl_) {
+        setup_.transport_detail += " (no NCCL: " + why_not_nccl + ")";
+      }
+      setup_.transport_detail += "; merged on the device";
+    }
+    ex_ = std::make_unique<impl::Exchange<Exec>>(comm_, exec_, setup_.transport,
+                                                 nccl_.get());
+  }
+
+  // Parts host by host: rank_of_part orders the ranks by (host, rank on host).
+  void assign_parts() {
+    const int P = comm_.size();
+    int mine[2] = {comm_.node_index(), comm_.node_rank()};
+    std::vector<int> all(comm_.is_root() ? 2 * static_cast<std::size_t>(P) : 0);
+    MPI_Gather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, 0, comm_.get());
+    std::vector<int> part_of_rank(static_cast<std::size_t>(P));
+    if (comm_.is_root()) {
+      auto& order = setup_.rank_of_part;
+      order.resize(static_cast<std::size_t>(P));
+      for (int r = 0; r < P; ++r) order[static_cast<std::size_t>(r)] = r;
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const auto A = static_cast<std::size_t>(a), B = static_cast<std::size_t>(b);
+        return std::make_pair(all[2 * A], all[2 * A + 1]) <
+               std::make_pair(all[2 * B], all[2 * B + 1]);
+      });
+      for (int i = 0; i < P; ++i) part_of_rank[static_cast<std::size_t>(order[i])] = i;
+    }
+    MPI_Scatter(part_of_rank.data(), 1, MPI_INT, &setup_.part, 1, MPI_INT, 0,
+                comm_.get());
+  }
+
+  void cut_and_ship(const matrix_type& A) {
+    using Src = impl::Source<S, O, Off, memory_space>;
+    const int P = comm_.size();
+    Src src;
+    src.format = options_.format;
+    src.nnz = setup_.nnz;
+    // The root's conversions stay alive until every part is shipped.
+    Csc<S, O, Off, device_type> C;
+    Coo<S, O, Off, device_type> Co;
+    libra::impl::PartitionPlan<
+        libra::impl::CompressedLocal<Kokkos::View<const Off*, memory_space>>>
+        plan;
+    std::vector<std::int64_t> desc_by_rank(
+        comm_.is_root() ? 6 * static_cast<std::size_t>(P) : 0);
+    Kokkos::Timer timer;
+    agreed(comm_, [&] {
+      if (!comm_.is_root()) return;
+      timer.reset();
+      src.lines = setup_.rows;
+      src.offsets = A.row_map;
+      src.idx = A.col_idx;
+      src.values = A.values;
+      if (options_.format == PartFormat::csc) {
+        C = to_csc(exec_, A);
+        src.lines = setup_.cols;
+        src.offsets = C.col_map;
+        src.idx = C.row_idx;
+        src.values = C.values;
+      } else if (options_.format == PartFormat::coo) {
+        Co = to_coo(exec_, A);
+        src.idx = Co.row_idx;
+        src.idx2 = Co.col_idx;
+        src.values = Co.values;
+      }
+      exec_.fence();
+      setup_.convert_seconds = timer.seconds();
+      timer.reset();
+      if (options_.version == Version::p_opt) {
+        libra::impl::device_bounds(exec_, src.offsets, src.lines, src.nnz, P, cuts_.bound,
+                                   cuts_.start, cuts_.flag,
+                                   libra::impl::CompressedStart{});
+      } else {
+        plan = options_.version == Version::baseline
+                   ? libra::impl::plan_compressed<libra::impl::LineBlockStart>(
+                         exec_, src.offsets, src.lines, src.nnz, P, false)
+                   : libra::impl::plan_compressed<libra::impl::CompressedStart>(
+                         exec_, src.offsets, src.lines, src.nnz, P, false);
+        cuts_.bound = plan.bound;
+        cuts_.start = plan.start;
+        cuts_.flag = plan.flag;
+      }
+      exec_.fence();
+      setup_.partition_seconds = timer.seconds();
+      for (int i = 0; i < P; ++i) {
+        const std::size_t k = static_cast<std::size_t>(i);
+        const std::size_t r = static_cast<std::size_t>(setup_.rank_of_part[k]);
+        const std::int64_t d[6] = {cuts_.bound[k], cuts_.bound[k + 1], cuts_.begin(i),
+                                   cuts_.end(i),   cuts_.flag[k],      i};
+        std::copy(d, d + 6, desc_by_rank.begin() + static_cast<std::ptrdiff_t>(6 * r));
+        setup_.part_nnz.push_back(d[1] - d[0]);
+        setup_.part_lines.push_back(d[3] - d[2]);
+      }
+    });
+    std::int64_t d[6];
+    MPI_Scatter(desc_by_rank.data(), 6, MPI_INT64_T, d, 6, MPI_INT64_T, 0, comm_.get());
+    part_.b0 = d[0];
+    part_.b1 = d[1];
+    part_.start = d[2];
+    part_.end = d[3];
+    part_.flag = d[4] != 0;
+    part_.index = static_cast<int>(d[5]);
+    comm_.barrier();
+    timer.reset();
+    agreed(comm_, [&] { impl::allocate_part<Exec>(part_, options_.format); });
+    agreed(comm_, [&] {
+      if (comm_.is_root()) {
+        for (int i = 0; i < P; ++i) {
+          const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+          Part* own = r == 0 ? &part_ : nullptr;
+          if (options_.version == Version::p_opt) {
+            const auto lines =
+                Kokkos::make_pair(static_cast<std::size_t>(cuts_.begin(i)),
+                                  static_cast<std::size_t>(cuts_.end(i)) + 1);
+            impl::ship_part(*ex_, exec_, src, cuts_, Kokkos::subview(src.offsets, lines),
+                            i, r, own);
+          } else {
+            impl::ship_part(*ex_, exec_, src, cuts_, libra::impl::local_offsets(plan, i),
+                            i, r, own);
+          }
+        }
+      } else {
+        impl::receive_part(*ex_, part_, options_.format);
+      }
+      exec_.fence();
+    });
+    if (options_.version == Version::p_opt && options_.format != PartFormat::coo) {
+      Kokkos::Timer local;
+      impl::make_local_offsets(exec_, part_);
+      exec_.fence();
+      double t = local.seconds();
+      impl::max_over_ranks(comm_, &t, 1);
+      setup_.local_offsets_seconds = t;
+    }
+    comm_.barrier();
+    setup_.distribute_seconds = timer.seconds();
+    if (comm_.is_root() && rows_based()) make_merge_table();
+  }
+
+  // Per part: its first row in the gathered buffer, first row of y, start flag,
+  // rows covered (libra/spmv/impl/merge.hpp).
+  void make_merge_table() {
+    const int P = comm_.size();
+    table_host_ =
+        decltype(table_host_)("libra::dist::merge_table", static_cast<std::size_t>(P));
+    std::int64_t total = 0;
+    for (int i = 0; i < P; ++i) {
+      table_host_(i, 0) = total;
+      table_host_(i, 1) = cuts_.begin(i);
+      table_host_(i, 2) = cuts_.flag[static_cast<std::size_t>(i)];
+      table_host_(i, 3) = cuts_.end(i) - cuts_.begin(i);
+      total += table_host_(i, 3);
+    }
+    gathered_rows_ = total;
+    table_ = Kokkos::create_mirror_view_and_copy(memory_space(), table_host_);
+  }
+
+  void allocate_blocks(std::int64_t K) {
+    K_ = K;
+    const auto k = static_cast<std::size_t>(K);
+    const auto noinit = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
+    const auto m = static_cast<std::size_t>(setup_.rows);
+    const auto n = static_cast<std::size_t>(setup_.cols);
+    const auto lines = static_cast<std::size_t>(part_.lines());
+    x_ = Block(noinit("libra::dist::x"), rows_based() ? n : lines, k);
+    ybuf_ = Block(noinit("libra::dist::partial_y"), rows_based() ? lines : m, k);
+    // The host merge's copy of the partial result (ybuf_ itself in host memory).
+    if (setup_.merge_on_host) ybuf_host_ = Kokkos::create_mirror_view(ybuf_);
+    if (!comm_.is_root()) return;
+    if (!rows_based()) x_full_ = Block(noinit("libra::dist::x_full"), n, k);
+    const auto gathered = rows_based() ? static_cast<std::size_t>(gathered_rows_) : m;
+    if (setup_.merge_on_host) {
+      gathered_host_ = HostBlock(noinit("libra::dist::gathered_host"), gathered, k);
+      if (rows_based())
+        merged_host_ = HostBlock(noinit("libra::dist::merged_host"), m, k);
+      merged_ = Block(noinit("libra::dist::merged"), m, k);
+    } else {
+      gathered_ = Block(noinit("libra::dist::gathered"), gathered, k);
+    }
+  }
+
+  void compute(S alpha) {
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    if (K_ == 1) {
+      compute_on(alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+                 Kokkos::subview(ybuf_, Kokkos::ALL, 0));
+    } else {
+      compute_on(alpha, x_, ybuf_);
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  template <class XV, class YV>
+  void compute_on(S alpha, const XV& x, const YV& y) {
+    const std::int64_t items = options_.local.tuning.segment_items;
+    const libra::impl::spmv_const_t<XV> xc = x;
+    times_.path = SpmvPath::none;
+    if (y.extent(0) == 0 || K_ == 0) return;
+    if (options_.format == PartFormat::csc) {
+      SpmvStats st;
+      libra::impl::spmv_csc(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
+                            xc, 0, y, alpha, S(0), options_.local, st);
+      times_.path = st.path;
+      return;
+    }
+    if (part_.nnz() == 0 || alpha == S(0)) {
+      Kokkos::deep_copy(exec_, y, S(0));
+      times_.path = SpmvPath::scale_only;
+    } else if (options_.format == PartFormat::coo) {
+      Kokkos::deep_copy(exec_, y, S(0));
+      libra::impl::spmv_coo_runs(exec_, part_.idx, part_.idx2, part_.values, xc, y,
+                                 part_.start, alpha, items);
+      times_.path = SpmvPath::coo_runs;
+    } else {
+      libra::impl::spmv_csr_merge_path(exec_, part_.offsets, part_.idx, part_.values,
+                                       part_.lines(), xc, y, alpha, S(0), S(0), 0, items);
+      times_.path = SpmvPath::csr_merge_path;
+    }
+  }
+
+  template <class YView>
+  void merge(S beta, const YView& y) {
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
+    const bool root = comm_.is_root();
+    if (setup_.rows > 0 && K_ > 0) {
+      if (setup_.merge_on_host) {
+        merge_on_host();
+        if (root) libra::impl::merge_column_parts(exec_, 1, merged_, y, beta);
+      } else if (rows_based()) {
+        gather(gathered_);
+        if (root) {
+          libra::impl::merge_row_parts(exec_, libra::impl::MergeTable<Exec>(table_),
+                                       gathered_, y, beta);
+        }
+      } else {
+        ex_->reduce_sum(ybuf_, gathered_, 0);
+        if (root) libra::impl::merge_column_parts(exec_, 1, gathered_, y, beta);
+      }
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  // Every part's rows into `to` at its table row, on the root.
+  void gather(const Block& to) {
+    const int P = comm_.size();
+    ex_->group_start();
+    if (comm_.is_root()) {
+      for (int i = 0; i < P; ++i) {
+        const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+        const auto rows = Kokkos::make_pair(
+            static_cast<std::size_t>(table_host_(i, 0)),
+            static_cast<std::size_t>(table_host_(i, 0) + table_host_(i, 3)));
+        const auto dest = Kokkos::subview(to, rows, Kokkos::ALL);
+        if (r == 0) {
+          Kokkos::deep_copy(exec_, dest, ybuf_);
+        } else {
+          ex_->recv(dest, r, tag_y);
+        }
+      }
+    } else {
+      ex_->send(ybuf_, 0, tag_y);
+    }
+    ex_->group_end();
+  }
+
+  // baseline and p: the partial results come to the root's host memory and are
+  // merged there (rows: segments and shared rows; columns: MPI sums them); the
+  // merged y goes to the device once, where beta is applied.
+  void merge_on_host() {
+    const bool root = comm_.is_root();
+    const auto bytes = ybuf_.span() * sizeof(S);
+    const HostBlock& mine = ybuf_host_;
+    Kokkos::deep_copy(exec_, mine, ybuf_);
+    exec_.fence();
+    if (rows_based()) {
+      if (root) {
+        for (int i = 0; i < comm_.size(); ++i) {
+          const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+          S* dest = gathered_host_.data() + table_host_(i, 0) * K_;
+          if (r == 0) {
+            std::copy(mine.data(), mine.data() + mine.span(), dest);
+          } else {
+            impl::recv_bytes(comm_, dest,
+                             static_cast<std::size_t>(table_host_(i, 3) * K_) * sizeof(S),
+                             r, tag_y);
+          }
+        }
+        libra::impl::merge_row_parts(HostExec(),
+                                     libra::impl::MergeTable<HostExec>(table_host_),
+                                     gathered_host_, merged_host_, S(0));
+        HostExec().fence();
+        Kokkos::deep_copy(exec_, merged_, merged_host_);
+      } else {
+        impl::send_bytes(comm_, mine.data(), bytes, 0, tag_y);
+      }
+    } else {
+      impl::reduce_sum(comm_, mine.data(), root ? gathered_host_.data() : nullptr,
+                       mine.span(), impl::mpi_type<S>(), 0);
+      if (root) Kokkos::deep_copy(exec_, merged_, gathered_host_);
+    }
+  }
+
+  const Comm& comm_;
+  Exec exec_;
+  SpmvOptions options_;
+  SpmvSetup setup_;
+  SpmvTimes times_;
+  std::unique_ptr<impl::Nccl> nccl_;
+  std::unique_ptr<impl::Exchange<Exec>> ex_;
+  Part part_;
+  impl::Cuts cuts_;  // root
+  std::int64_t K_ = 0;
+  Block x_;     // pCSR, pCOO: all of x; pCSC: the rows of x of the part's columns
+  Block ybuf_;  // pCSR, pCOO: the part's rows; pCSC: a full-length partial y
+  HostBlock ybuf_host_;
+  // Root only:
+  Block x_full_;  // pCSC: x, whose row slices go to the ranks
+  Kokkos::View<std::int64_t* [4], Kokkos::LayoutRight, Kokkos::HostSpace> table_host_;
+  Kokkos::View<std::int64_t* [4], Kokkos::LayoutRight, memory_space> table_;
+  std::int64_t gathered_rows_ = 0;
+  Block gathered_;           // device merge: the parts' rows, or the sum (pCSC)
+  HostBlock gathered_host_;  // host merge: the parts' rows, or the sum (pCSC)
+  HostBlock merged_host_;    // host merge of rows: y without beta
+  Block merged_;             // host merge: the merged y on the device
+};
+
+}  // namespace libra::dist

@@ -1,0 +1,48 @@
+#include "libra/dist/launch.hpp"
+
+#include <Kokkos_Macros.hpp>
+#include <cstdlib>
+#include <string>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace libra::dist {
+
+namespace {
+const char* first_set(std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (const char* v = std::getenv(n); v && *v) return v;
+  }
+  return nullptr;
+}
+}  // namespace
+
+bool launched_by_mpi() noexcept {
+  // Open MPI, MPICH / Intel MPI (Hydra's PMI), PMIx launchers, MVAPICH.
+  return first_set({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+                    "MV2_COMM_WORLD_SIZE"}) != nullptr;
+}
+
+int launcher_local_rank() noexcept {
+  const char* v =
+      first_set({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                 "MV2_COMM_WORLD_LOCAL_RANK", "PMIX_LOCAL_RANK", "SLURM_LOCALID"});
+  if (!v) return -1;
+  char* end = nullptr;
+  const long r = std::strtol(v, &end, 10);
+  return end != v && *end == '\0' && r >= 0 && r < (1L << 24) ? static_cast<int>(r) : -1;
+}
+
+int gpu_for_local_rank() noexcept {
+#if defined(KOKKOS_ENABLE_CUDA)
+  const int local = launcher_local_rank();
+  int count = 0;
+  if (local < 0 || cudaGetDeviceCount(&count) != cudaSuccess || count < 1) return -1;
+  return local % count;
+#else
+  return -1;
+#endif
+}
+
+}  // namespace libra::dist

@@ -1,0 +1,43 @@
+#include "libra/dist/options.hpp"
+
+namespace libra::dist {
+
+const char* to_string(Version v) noexcept {
+  switch (v) {
+    case Version::baseline:
+      return "baseline";
+    case Version::p:
+      return "p";
+    case Version::p_opt:
+      return "p-opt";
+  }
+  return "?";
+}
+
+const char* to_string(PartFormat f) noexcept {
+  switch (f) {
+    case PartFormat::csr:
+      return "csr";
+    case PartFormat::csc:
+      return "csc";
+    case PartFormat::coo:
+      return "coo";
+  }
+  return "?";
+}
+
+const char* to_string(Transport t) noexcept {
+  switch (t) {
+    case Transport::automatic:
+      return "automatic";
+    case Transport::host:
+      return "host";
+    case Transport::mpi:
+      return "mpi";
+    case Transport::nccl:
+      return "nccl";
+  }
+  return "?";
+}
+
+}  // namespace libra::dist

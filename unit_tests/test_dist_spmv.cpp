@@ -1,0 +1,250 @@
+// MSREP's SpMV over MPI ranks (libra::dist::Spmv), run by ctest under mpirun
+// with 1, 2 and 3 ranks: every part format (pCSR, pCSC, pCOO), version
+// (baseline, p, p-opt) and transport this build offers, vectors and blocks,
+// alpha/beta, short segments; y on rank 0 compared with the reference oracle;
+// the cut (balanced nonzeros or rows) and the path each rank ran asserted; a
+// failure on one rank thrown on every rank.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "libra/dist/impl/messages.hpp"
+#include "libra/dist/spmv.hpp"
+#include "libra/io/read.hpp"
+#include "support/compare.hpp"
+#include "support/matrix_files.hpp"
+#include "support/spmv_check.hpp"
+#include "support/test_space.hpp"
+
+namespace dist_spmv_test {
+
+using libra::test::Device;
+using libra::test::Exec;
+using Csr = libra::Csr<double, int, std::size_t, Device>;
+using Spmv = libra::dist::Spmv<Exec, double, int, std::size_t>;
+using libra::dist::PartFormat;
+using libra::dist::Transport;
+using libra::dist::Version;
+
+constexpr bool host_memory =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+
+std::string name(const libra::dist::SpmvOptions& o) {
+  return std::string(to_string(o.format)) + " " + to_string(o.version) + " " +
+         to_string(o.transport);
+}
+
+// The cut: every nonzero in exactly one part, in order; nonzeros balanced for p
+// and p-opt, rows (columns) for baseline.
+void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
+               const libra::dist::SpmvSetup& s) {
+  const int P = s.ranks;
+  ASSERT_EQ(s.part_nnz.size(), static_cast<std::size_t>(P));
+  std::int64_t nnz = 0;
+  for (auto n : s.part_nnz) nnz += n;
+  EXPECT_EQ(nnz, a.nnz());
+  const auto [lo, hi] = std::minmax_element(s.part_nnz.begin(), s.part_nnz.end());
+  if (o.version != Version::baseline) EXPECT_LE(*hi - *lo, 1) << "nonzeros per part";
+  if (o.version == Version::baseline) {
+    std::int64_t lines = 0;
+    for (auto n : s.part_lines) lines += n;
+    EXPECT_EQ(lines, o.format == PartFormat::csc ? a.cols : a.rows) << "lines tile";
+  }
+  std::vector<int> ranks = s.rank_of_part;
+  std::sort(ranks.begin(), ranks.end());
+  for (int r = 0; r < P; ++r) EXPECT_EQ(ranks[static_cast<std::size_t>(r)], r);
+}
+
+// The kernel this rank's part ran.
+void check_path(const libra::dist::SpmvOptions& o, libra::SpmvPath path) {
+  using libra::SpmvPath;
+  const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
+  switch (o.format) {
+    case PartFormat::csr:
+      EXPECT_TRUE(idle || path == SpmvPath::csr_merge_path);
+      break;
+    case PartFormat::coo:
+      EXPECT_TRUE(idle || path == SpmvPath::coo_runs);
+      break;
+    case PartFormat::csc:
+      EXPECT_TRUE(idle || path == SpmvPath::csc_scatter || path == SpmvPath::csc_private);
+      break;
+  }
+}
+
+// y = beta y + alpha A x through every rank, compared on rank 0 with the oracle.
+template <class Layout, bool Rank1>
+void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
+                const libra::dist::SpmvOptions& o, Transport expected, std::int64_t K,
+                double alpha, double beta) {
+  SCOPED_TRACE(name(o) + ", " + std::to_string(comm.size()) + " ranks");
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  Spmv mv(comm, Exec(), A, o);
+  EXPECT_EQ(mv.setup().transport, expected) << mv.setup().transport_detail;
+  EXPECT_EQ(mv.setup().merge_on_host, o.version != Version::p_opt);
+  if (comm.is_root()) {
+    check_cut(a, o, mv.setup());
+    libra::test::check_spmv<double, Device, Layout, Rank1>(
+        a, K, alpha, beta, [&](const auto& x, const auto& y) {
+          mv.set_x(x);
+          mv.apply(alpha, beta, y);
+        });
+  } else {
+    Kokkos::View<double**, Layout, Device> none;
+    mv.set_x(none);
+    mv.apply(alpha, beta, none);
+  }
+  EXPECT_EQ(mv.columns(), K);
+  check_path(o, mv.times().path);
+  if (o.timing) {
+    const auto& t = mv.times();
+    EXPECT_GE(t.compute_seconds, 0);
+    EXPECT_GE(t.merge_seconds, 0);
+    EXPECT_GE(t.total_seconds + 1e-9, t.merge_seconds);
+  }
+}
+
+// Each version with the transports this build can run, and the transport each
+// must choose; the ones it cannot run must be refused on every rank.
+void every_way(const libra::dist::Comm& comm, const libra::ref::Matrix& a, PartFormat f,
+               std::int64_t items = 0) {
+  for (Version v : {Version::baseline, Version::p, Version::p_opt}) {
+    libra::dist::SpmvOptions o;
+    o.format = f;
+    o.version = v;
+    o.local.tuning.segment_items = items;
+    if (v != Version::p_opt) {
+      check_dist<Kokkos::LayoutLeft, true>(comm, a, o, Transport::host, 1, 1, 0);
+      o.timing = true;
+      check_dist<Kokkos::LayoutRight, false>(comm, a, o, Transport::host, 3, 2, -0.5);
+      continue;
+    }
+    check_dist<Kokkos::LayoutLeft, true>(
+        comm, a, o, host_memory ? Transport::mpi : Transport::nccl, 1, 1, 0);
+    o.transport = Transport::host;
+    o.timing = true;
+    check_dist<Kokkos::LayoutRight, false>(comm, a, o, Transport::host, 3, 2, -0.5);
+    o.transport = Transport::mpi;
+    if (host_memory || libra::dist::impl::mpi_takes_cuda_pointers()) {
+      check_dist<Kokkos::LayoutLeft, false>(comm, a, o, Transport::mpi, 2, -1, 1);
+    } else {
+      EXPECT_THROW(
+          (check_dist<Kokkos::LayoutLeft, false>(comm, a, o, Transport::mpi, 2, -1, 1)),
+          libra::ArgumentError);
+    }
+    o.transport = Transport::nccl;
+    if (host_memory) {
+      EXPECT_THROW(
+          (check_dist<Kokkos::LayoutLeft, true>(comm, a, o, Transport::nccl, 1, 1, 0)),
+          libra::ArgumentError);
+    } else {
+      check_dist<Kokkos::LayoutLeft, false>(comm, a, o, Transport::nccl, 2, 1, 1);
+    }
+  }
+}
+
+TEST(DistSpmv, RandomMatrixEveryFormat) {
+  libra::dist::Comm comm;
+  const auto a = libra::ref::random(90, 70, 5, 21, 0.2);
+  for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
+    every_way(comm, a, f);
+    every_way(comm, a, f, 5);  // short segments: carries and atomics on small parts
+  }
+}
+
+TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
+  libra::dist::Comm comm;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t j = 0; j < 400; ++j) t.emplace_back(3, j, 1.0 + (j % 5));
+  for (std::int64_t i = 0; i < 40; i += 2) t.emplace_back(i, i, -2.0);
+  const auto hub = libra::ref::from_triplets(40, 400, t);
+  const auto empty = libra::ref::from_triplets(6, 4, {});
+  const auto tiny =
+      libra::ref::from_triplets(2, 2, {{1, 0, 3.0}});  // fewer nnz than ranks
+  for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
+    every_way(comm, hub, f, 7);
+    every_way(comm, empty, f);
+    every_way(comm, tiny, f);
+  }
+}
+
+TEST(DistSpmv, MatrixFiles) {
+  libra::dist::Comm comm;
+  for (const auto& file : libra::test::matrix_files(libra::test::matrix_dir())) {
+    SCOPED_TRACE(file);
+    const auto a = libra::test::to_ref(
+        libra::io::read_matrix<double, int, std::size_t, Device>(file));
+    const std::pair<PartFormat, Version> ways[] = {{PartFormat::csr, Version::p_opt},
+                                                   {PartFormat::csc, Version::p},
+                                                   {PartFormat::coo, Version::baseline}};
+    for (const auto& [f, v] : ways) {
+      libra::dist::SpmvOptions o;
+      o.format = f;
+      o.version = v;
+      const Transport expected = v != Version::p_opt ? Transport::host
+                                 : host_memory       ? Transport::mpi
+                                                     : Transport::nccl;
+      check_dist<Kokkos::LayoutLeft, true>(comm, a, o, expected, 1, 1, 0);
+      check_dist<Kokkos::LayoutRight, false>(comm, a, o, expected, 2, 1, 1);
+    }
+  }
+}
+
+TEST(DistSpmv, FailureOnOneRankIsThrownOnEvery) {
+  libra::dist::Comm comm;
+  const int last = comm.size() - 1;
+  try {
+    libra::dist::agreed(comm, [&] {
+      if (comm.rank() == last) throw libra::InputError("m.mtx", 7, "bad entry");
+    });
+    ADD_FAILURE() << "no rank threw";
+  } catch (const libra::dist::RemoteError& e) {
+    EXPECT_EQ(e.rank(), last);
+    EXPECT_EQ(e.kind(), libra::dist::FailureKind::input);
+    EXPECT_EQ(e.message(), "m.mtx:7: bad entry");
+    EXPECT_EQ(std::string(e.what()),
+              "rank " + std::to_string(last) + ": m.mtx:7: bad entry");
+  }
+  // A wrong x on rank 0 stops every rank's set_x.
+  const auto a = libra::ref::random(12, 9, 3, 5);
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  Spmv mv(comm, Exec(), A, {});
+  Kokkos::View<double*, Device> wrong("x", 8);
+  try {
+    mv.set_x(wrong);
+    ADD_FAILURE() << "set_x took an x of 8 rows for 9 columns";
+  } catch (const libra::dist::RemoteError& e) {
+    EXPECT_EQ(e.rank(), 0);
+    EXPECT_EQ(e.kind(), libra::dist::FailureKind::shape);
+  }
+  // apply before any set_x: refused on every rank alike.
+  Kokkos::View<double*, Device> y("y", 12);
+  EXPECT_THROW(mv.apply(1.0, 0.0, y), libra::dist::RemoteError);
+}
+
+TEST(DistSpmv, RanksWithDifferentOptionsAreRefused) {
+  libra::dist::Comm comm;
+  if (comm.size() < 2) GTEST_SKIP() << "needs 2 ranks (ctest runs it with 2 and 3)";
+  libra::dist::SpmvOptions o;
+  if (comm.rank() == comm.size() - 1) o.format = PartFormat::csc;
+  const auto a = libra::ref::random(12, 9, 3, 5);
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+}
+
+TEST(DistSpmv, HostsAndRanks) {
+  libra::dist::Comm comm;
+  EXPECT_GE(comm.node_count(), 1);
+  EXPECT_LT(comm.node_rank(), comm.node_size());
+  EXPECT_LT(comm.node_index(), comm.node_count());
+  int sum = comm.node_rank() == 0 ? comm.node_size() : 0;  // leaders count their ranks
+  MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_INT, MPI_SUM, comm.get());
+  EXPECT_EQ(sum, comm.size());
+}
+
+}  // namespace dist_spmv_test
