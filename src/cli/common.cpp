@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include "mpi_session.hpp"
+
 #include <sys/resource.h>
 
 #include <cctype>
@@ -11,6 +13,7 @@
 namespace libra::cli {
 
 void print_error(const std::string& message) {
+  if (quiet_rank()) return;  // under mpirun rank 0 reports for every rank
   std::fprintf(stderr, "libra: %s\n", message.c_str());
   std::fflush(stderr);
 }

@@ -6,16 +6,23 @@
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common.hpp"
+#include "libra/config.hpp"
 #include "libra/io/write.hpp"
+#include "mpi_session.hpp"
+#if LIBRA_ENABLE_MPI
+#include "libra/dist/launch.hpp"
+#endif
 #include "libra/version.hpp"
 
 namespace {
@@ -143,17 +150,43 @@ int run(int argc, char* argv[]) {
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);  // prints help, version or the error
+    // Prints help, version or the error; under mpirun, rank 0 speaks for all.
+    std::ostringstream none;
+    const int code = quiet_rank() ? app.exit(e, none, none) : app.exit(e);
     return code == 0 ? exit_ok : exit_usage;
   }
 
   ::signal(SIGPIPE, SIG_IGN);  // a closed pipe is a write error (exit 1), not a kill
   libra::io::remove_temporaries_on_signals();
+  MpiSession mpi(nullptr, nullptr);  // before Kokkos, finalised after it
+  std::string device;
+#if LIBRA_ENABLE_MPI
+  // One GPU per rank: the launcher's local rank picks it, unless a --kokkos-*
+  // flag already chose.
+  const bool chosen = std::any_of(kokkos_argv.begin(), kokkos_argv.end(), [](char* a) {
+    return std::strncmp(a, "--kokkos-device-id", 18) == 0 ||
+           std::strncmp(a, "--kokkos-num-devices", 20) == 0;
+  });
+  if (mpi_active() && !chosen) {
+    if (const int gpu = libra::dist::gpu_for_local_rank(); gpu >= 0) {
+      device = "--kokkos-device-id=" + std::to_string(gpu);
+      kokkos_argv.push_back(device.data());
+    }
+  }
+#endif
   int kokkos_argc = static_cast<int>(kokkos_argv.size());
   kokkos_argv.push_back(nullptr);
   KokkosSession kokkos(kokkos_argc, kokkos_argv.data());
   for (const Command& command : commands) {
-    if (command.app->parsed()) return command.run();
+    if (!command.app->parsed()) continue;
+    if (mpi_size() > 1 && command.app->get_name() != "spmv") {
+      print_error("only `libra spmv` runs on several MPI ranks; run `libra " +
+                  command.app->get_name() + "` without mpirun");
+      mpi_barrier();  // no rank exits (and has the launcher end the job) before rank 0
+                      // spoke
+      return exit_usage;
+    }
+    return command.run();
   }
   return exit_usage;  // unreachable: require_subcommand(1)
 }

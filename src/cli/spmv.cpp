@@ -20,39 +20,12 @@
 #include "libra/reference/reference.hpp"
 #include "libra/spmv/partitioned.hpp"
 #include "libra/spmv/spmv.hpp"
+#include "mpi_session.hpp"
+#include "spmv_common.hpp"
 
 namespace libra::cli {
 
 namespace {
-
-struct SpmvArgs {
-  std::string a_file;
-  std::string x_file;
-  std::string format;     // empty: csr, or what --partition implies
-  std::string partition;  // empty: the whole matrix
-  int parts = 0;          // 0: not given
-  int iterations = 1;
-  OutputOptions out;
-  bool check = false;
-  bool json = false;
-  InputOptions input;
-};
-
-using DenseMatrix = Dense<double, Device>;
-
-// x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.
-struct GenerateX {
-  DenseMatrix X;
-  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
-    X(i, 0) = static_cast<double>((7 * i + 3) % 17 - 8) / 8.0;
-  }
-};
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // What one run measured.
 struct Timings {
@@ -144,60 +117,6 @@ Timings dispatch(const SpmvArgs& args, const M& A, const XV& x, const YV& y) {
     run_whole(args, A, x, y, t);
   }
   return t;
-}
-
-// The largest |y - oracle| relative to the entry's sum of |a * x|.
-template <class M>
-double compare_with_reference(const M& A, const DenseMatrix& X, const DenseMatrix& Y) {
-  const ref::Matrix a = ref::from_csr(A);
-  const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
-  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
-  const std::int64_t K = static_cast<std::int64_t>(X.extent(1));
-  std::vector<double> x(static_cast<std::size_t>(a.cols * K));
-  for (std::int64_t k = 0; k < K; ++k)
-    for (std::int64_t i = 0; i < a.cols; ++i) x[k * a.cols + i] = hx(i, k);
-  std::vector<double> scale;
-  const auto y = ref::spmm(a, K, x, 1, 0, {}, &scale);
-  double worst = 0;
-  for (std::int64_t k = 0; k < K; ++k) {
-    for (std::int64_t i = 0; i < a.rows; ++i) {
-      const std::size_t e = static_cast<std::size_t>(k * a.rows + i);
-      const double err = std::fabs(hy(i, k) - y[e]);
-      const double rel = err == 0 ? 0 : scale[e] > 0 ? err / scale[e] : INFINITY;
-      if (!(rel <= worst)) worst = std::isnan(rel) ? INFINITY : rel;
-    }
-  }
-  return worst;
-}
-
-DenseMatrix read_x(const SpmvArgs& args, std::int64_t cols) {
-  DenseMatrix X;
-  if (args.x_file.empty()) {
-    X = DenseMatrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::cli::x"),
-                    cols, 1);
-    Kokkos::parallel_for(
-        "libra::cli::generate_x",
-        Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, cols),
-        GenerateX{X});
-    return X;
-  }
-  try {
-    Progress progress("reading " + args.x_file);
-    X = io::read_matrix_market_dense<double, Device>(args.x_file,
-                                                     read_options(args.input));
-  } catch (const io::FileError& e) {
-    throw Failure(exit_failure, e.what());
-  } catch (const InputError& e) {
-    throw Failure(exit_bad_input, e.what());
-  } catch (const OverflowError& e) {
-    throw Failure(exit_bad_input, args.x_file + ": " + e.what());
-  }
-  if (static_cast<std::int64_t>(X.extent(0)) != cols) {
-    throw Failure(exit_usage, "y = A * x: A has " + std::to_string(cols) +
-                                  " columns but x (" + args.x_file + ") has " +
-                                  std::to_string(X.extent(0)) + " rows");
-  }
-  return X;
 }
 
 template <class M>
@@ -317,6 +236,12 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
 }
 
 int run_spmv(SpmvArgs args) {
+  if (mpi_active()) return run_spmv_distributed(args);
+  if (!args.version.empty() || !args.transport.empty()) {
+    throw Failure(exit_usage,
+                  "--version and --transport choose how MPI ranks share the work; run "
+                  "under an MPI launcher (mpirun -np P libra spmv ...)");
+  }
   const std::string& part = args.partition;
   if (!part.empty()) {
     const std::string implied = part == "pcsc" ? "csc" : part == "pcoo" ? "coo" : "csr";
@@ -388,13 +313,24 @@ Command add_spmv_command(CLI::App& parent) {
                 "Compare y with the sequential host oracle (to 1e-12 of each entry's sum "
                 "of |a * x|); exit 1 when they differ");
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
+  app->add_option("--version", args->version,
+                  "Under mpirun: MSREP's version: baseline (equal row counts, host "
+                  "partitioning and merge), p (equal-nonzero partial formats, host), "
+                  "p-opt (local offsets and merge on each device, default)")
+      ->check(CLI::IsMember({"baseline", "p", "p-opt"}));
+  app->add_option("--transport", args->transport,
+                  "Under mpirun, p-opt: how partial results move: auto (default: NCCL "
+                  "where it loads, else MPI on the buffers where the MPI can take them, "
+                  "else host copies), host, mpi, nccl")
+      ->check(CLI::IsMember({"auto", "host", "mpi", "nccl"}));
   add_input_options(*app, args->input);
   app->footer(
       "seconds covers the multiplication (and, partitioned, the merge) only: not "
       "reading,\n"
       "converting or partitioning, reported once as prepare_seconds. GB/s is CSR's "
       "least\n"
-      "traffic over that time. One process; the multi-GPU / MPI version is to come.\n"
+      "traffic over that time. Under an MPI launcher (mpirun -np P libra spmv ...)\n"
+      "every rank holds one part (one rank per GPU); rank 0 reads, reports and writes.\n"
       "y is written as '%%MatrixMarket matrix array real general'. The output is opened\n"
       "before any work; a regular file is replaced only once complete.");
   return {app, [args] {

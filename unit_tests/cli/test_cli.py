@@ -1157,14 +1157,137 @@ class Spmv(TempDirTest):
         self.assertIn("--partition", p.stdout)
 
 
+MPIEXEC = None  # --mpiexec: the build has MPI; None: it has not
+
+
+def mpirun(np, *args, env=None):
+    """The tool under the MPI launcher, as CI can run it: as root, more ranks than
+    cores, ranks unbound, one OpenMP thread each (Open MPI's variables; others
+    ignore them). The user's plain environment otherwise (no OMP_PROC_BIND)."""
+    e = dict(env or ENV)
+    e.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+             OMPI_MCA_rmaps_base_oversubscribe="1",
+             OMPI_MCA_hwloc_base_binding_policy="none", OMP_NUM_THREADS="1")
+    return subprocess.run([MPIEXEC, "-np", str(np), LIBRA, *args], capture_output=True,
+                          text=True, env=e, timeout=300)
+
+
+class SpmvMpi(TempDirTest):
+    """`mpirun -np P libra spmv`: every part format and version on 1, 2 and 3 ranks
+    gives the plain product; rank 0 alone reports and writes; a failure on rank 0
+    ends every rank with one message and the right exit code, never a hang."""
+
+    def setUp(self):
+        super().setUp()
+        if not MPIEXEC:
+            self.skipTest("this libra was built without MPI (LIBRA_ENABLE_MPI=OFF)")
+
+    def test_every_partition_and_version(self):
+        a = os.path.join(DATA, "west2021.mtx")
+        m = read_matrix_market(a)
+        runs = [["--partition", "rows"]]
+        for part in ("pcsr", "pcsc", "pcoo"):
+            for version in ("baseline", "p", "p-opt"):
+                if part == "pcsr" and version == "baseline":
+                    continue  # that is --partition rows
+                runs.append(["--partition", part, "--version", version])
+        runs.append(["--partition", "pcsr", "--transport", "host"])
+        for np in (1, 2, 3):
+            for extra in runs:
+                with self.subTest(np=np, args=extra):
+                    out = self.path("y.mtx")
+                    p = mpirun(np, "spmv", a, *extra, "--iterations", "2", "-o", out,
+                               "--json", "--check")
+                    j = json_of(self, p)
+                    self.assertEqual(j["ranks"], np)
+                    self.assertEqual(j["check"], "ok")
+                    self.assertEqual(len(j["part_nnz"]), np)
+                    self.assertEqual(sum(j["part_nnz"]), len(m.entries))
+                    self.assertEqual(sorted(j["rank_of_part"]), list(range(np)))
+                    version = extra[3] if "--version" in extra else (
+                        "baseline" if extra[1] == "rows" else "p-opt")
+                    self.assertEqual(j["version"], version)
+                    self.assertEqual(j["merge_on_host"], version != "p-opt")
+                    if version == "baseline":
+                        self.assertLessEqual(max(j["part_lines"]) - min(j["part_lines"]), 1)
+                    else:
+                        self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
+                    if "--transport" in extra:
+                        self.assertEqual(j["transport"], "host")
+                    kernels = {"pcsr": "csr_merge_path", "rows": "csr_merge_path",
+                               "pcoo": "coo_runs", "pcsc": "csc_"}
+                    for path in j["paths"]:
+                        self.assertTrue(path.startswith(kernels[extra[1]]) or
+                                        path == "scale_only", path)
+                    self.assert_y(out, m)
+
+    def assert_y(self, path, m):
+        rows, cols, got = read_dense_array(path)
+        self.assertEqual((rows, cols), (m.rows, 1))
+        want, scale = naive_spmm(m, generated_x, 1)
+        for e, (g, w) in enumerate(zip(got, want)):
+            self.assertLessEqual(abs(g - w), 1e-12 * scale[e], "entry %d" % e)
+
+    def test_text_report_on_rank_0_only(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        p = mpirun(3, "spmv", a)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count("y = A * x on 3 MPI ranks"), 1, p.stdout)
+        p = mpirun(2, "spmv", a, "-o", "-")  # y on stdout, the report on stderr
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("%%MatrixMarket matrix array"), p.stdout[:80])
+        self.assertEqual(p.stdout.count("%%MatrixMarket"), 1)
+        self.assertIn("MPI ranks", p.stderr)
+
+    def test_failures_end_every_rank(self):
+        bad = self.path("bad.mtx")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n9 9 1\n")
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        cases = [(["spmv", bad], 3, "bad.mtx:4:"),
+                 (["spmv", self.path("missing.mtx")], 1, "missing.mtx"),
+                 (["spmv", a, "--parts", "5"], 2, "--parts 5"),
+                 (["spmv", a, "--partition", "rows", "--version", "p"], 2, "baseline"),
+                 (["spmv", a, "--format", "ell"], 2, "ell"),
+                 (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
+                 (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
+        for args, code, words in cases:
+            for np in (1, 3) if args[0] == "spmv" else (3,):
+                with self.subTest(args=args, np=np):
+                    p = mpirun(np, *args)
+                    self.assertEqual(p.returncode, code, p.stderr)
+                    self.assertEqual(p.stderr.count("libra: "), 1, p.stderr)
+                    self.assertIn(words, p.stderr)
+                    self.assertEqual(p.stdout, "")
+        self.assertFalse(os.path.exists(self.path("o.mtx")))
+
+    def test_nccl_needs_cuda(self):
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        p = libra("info", a, "--json")  # which space this build runs on
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = mpirun(2, "spmv", a, "--transport", "nccl", "--json")
+        if p.returncode == 0:
+            self.assertEqual(json.loads(p.stdout)["transport"], "nccl")
+        else:
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("transport nccl", p.stderr)
+
+    def test_version_without_mpirun_is_a_usage_error(self):
+        p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), "--version", "p")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("mpirun", p.stderr)
+
+
 def main():
-    global LIBRA, DATA, SHARED
+    global LIBRA, DATA, SHARED, MPIEXEC
     parser = argparse.ArgumentParser()
     parser.add_argument("--libra", required=True)
     parser.add_argument("--data")
     parser.add_argument("--shared")
+    parser.add_argument("--mpiexec")
     args, rest = parser.parse_known_args()
     LIBRA, DATA, SHARED = os.path.abspath(args.libra), args.data, args.shared
+    MPIEXEC = args.mpiexec
     loader = unittest.TestLoader()
     if rest:  # test name patterns, as unittest's -k takes them
         loader.testNamePatterns = ["*%s*" % r for r in rest]
@@ -1174,7 +1297,7 @@ def main():
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
                      CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
-                     Progress, Spmm, Spmv):
+                     Progress, Spmm, Spmv, SpmvMpi):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

@@ -147,7 +147,7 @@ class Spmv {
       double slowest[2] = {t[0], t[1] - t[0]};
       impl::max_over_ranks(comm_, slowest, 2);
       times_.compute_seconds = slowest[0];
-      times_.wait_seconds = t[1] - slowest[0];
+      times_.wait_seconds = slowest[1];  // the fastest rank's idle time
     }
     Kokkos::Profiling::popRegion();
   }
@@ -203,7 +203,9 @@ class Spmv {
       std::string why_not_nccl;
       if (want == Transport::nccl || (want == Transport::automatic && !host_memory)) {
         if (impl::stream_of(exec_) == nullptr) {
-          why_not_nccl = "the execution space has no CUDA stream";
+          why_not_nccl =
+              std::string("NCCL runs on the Cuda execution space, this one is ") +
+              Exec::name();
         } else {
           nccl_ = impl::Nccl::open(comm_, why_not_nccl);
         }
