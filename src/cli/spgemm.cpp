@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "generate_spec.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/generate/rmat.hpp"
 #include "libra/spgemm/spgemm.hpp"
@@ -33,63 +34,6 @@ struct SpgemmArgs {
   bool phase_times = false;
   InputOptions input;
 };
-
-// ---- --generate rmat:SCALE:EDGEFACTOR ----------------------------------------------
-
-struct RmatSpec {
-  int scale = 0;
-  double edge_factor = 16;
-};
-
-// Scales up to 30: the tool's R-MAT graphs have int ordinals (2^30 vertices fit).
-constexpr int largest_scale = 30;
-
-RmatSpec parse_generate(const std::string& spec) {
-  const auto usage = [&](const std::string& why) {
-    return Failure(exit_usage, "--generate " + spec + ": " + why +
-                                   " (expected rmat:SCALE:EDGEFACTOR, 0 <= SCALE <= " +
-                                   std::to_string(largest_scale) + ", EDGEFACTOR > 0)");
-  };
-  const std::string prefix = "rmat:";
-  const std::size_t colon = spec.find(':', prefix.size());
-  if (spec.compare(0, prefix.size(), prefix) != 0 || colon == std::string::npos)
-    throw usage("not of the form rmat:SCALE:EDGEFACTOR");
-  RmatSpec r;
-  const char* s_begin = spec.data() + prefix.size();
-  const char* s_end = spec.data() + colon;
-  const auto s = std::from_chars(s_begin, s_end, r.scale);
-  if (s_begin == s_end || s.ptr != s_end ||
-      (s.ec != std::errc() && s.ec != std::errc::result_out_of_range)) {
-    throw usage("SCALE '" + std::string(s_begin, s_end) + "' is not an integer");
-  }
-  if (s.ec == std::errc::result_out_of_range || r.scale < 0 || r.scale > largest_scale)
-    throw usage("SCALE " + std::string(s_begin, s_end) + " is out of range");
-  const char* e_begin = s_end + 1;
-  const char* e_end = spec.data() + spec.size();
-  const auto e = std::from_chars(e_begin, e_end, r.edge_factor);
-  if (e.ec != std::errc() || e.ptr != e_end || !std::isfinite(r.edge_factor))
-    throw usage("EDGEFACTOR '" + std::string(e_begin, e_end) +
-                "' is not a finite number");
-  if (!(r.edge_factor > 0)) throw usage("EDGEFACTOR must be positive");
-  return r;
-}
-
-// Refuses a graph that would not fit the memory of Space before generating it:
-// about 64 bytes an edge (its coordinates, their sort, the Csr) and 16 a vertex.
-void check_generate_fits(const std::string& spec, const RmatSpec& r) {
-  const double vertices = std::ldexp(1.0, r.scale);
-  const double edges = std::round(r.edge_factor * vertices);
-  const double needed = 64 * edges + 16 * vertices;
-  const double free = static_cast<double>(io::impl::free_bytes_of(Space()));
-  if (needed > free) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "--generate %s: %.0f edges need about %.1f GiB, more than the %.1f GiB "
-                  "of memory free",
-                  spec.c_str(), edges, needed / 1073741824.0, free / 1073741824.0);
-    throw Failure(exit_usage, text);
-  }
-}
 
 // ---- the product -------------------------------------------------------------------
 
@@ -238,17 +182,9 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
 }
 
 int run_generated(const SpgemmArgs& args, Output& out) {
-  const RmatSpec spec = parse_generate(args.generate);
+  const GenerateSpec spec = parse_generate(args.generate, false);
   check_generate_fits(args.generate, spec);
-  RmatOptions o;
-  o.scale = spec.scale;
-  o.edge_factor = spec.edge_factor;
-  o.seed = 1;
-  Matrix<int> A;
-  {
-    Progress progress("generating " + args.generate);
-    A = rmat<double, int, std::size_t>(Space(), o);
-  }
+  const Matrix<int> A = generate_matrix(args.generate, spec);
   return multiply(args, out, A, static_cast<const Matrix<int>*>(nullptr));
 }
 
@@ -261,7 +197,7 @@ int run_spgemm(const SpgemmArgs& args) {
   }
   if (args.generate.empty() && args.a_file.empty())
     throw Failure(exit_usage, "give a matrix file A or --generate");
-  if (!args.generate.empty()) parse_generate(args.generate);  // usage errors first
+  if (!args.generate.empty()) parse_generate(args.generate, false);  // usage errors first
   Output out = open_output(args.out);  // before any work: an unwritable -o fails first
   if (!args.generate.empty()) return run_generated(args, out);
   const io::ReadOptions read = read_options(args.input);

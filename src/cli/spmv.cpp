@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "generate_spec.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/format/dense.hpp"
 #include "libra/format/partial.hpp"
@@ -236,6 +237,13 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
 }
 
 int run_spmv(SpmvArgs args) {
+  if (args.generate.empty() == args.a_file.empty()) {
+    throw Failure(exit_usage, args.a_file.empty()
+                                  ? "give a matrix file A or --generate"
+                                  : "give a matrix file A or --generate, not both");
+  }
+  if (!args.generate.empty()) parse_generate(args.generate, true);  // usage errors first
+  if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
   if (!args.version.empty() || !args.transport.empty()) {
     throw Failure(exit_usage,
@@ -267,6 +275,11 @@ int run_spmv(SpmvArgs args) {
     }
   }
   Output out = open_output(args.out);  // before any work: an unwritable -o fails first
+  if (!args.generate.empty()) {
+    const GenerateSpec spec = parse_generate(args.generate, true);
+    check_generate_fits(args.generate, spec);
+    return multiply(args, out, generate_matrix(args.generate, spec));
+  }
   return visit_matrix(args.a_file, read_options(args.input),
                       [&](const auto& A, const auto&) { return multiply(args, out, A); });
 }
@@ -286,8 +299,11 @@ Command add_spmv_command(CLI::App& parent) {
   auto args = std::make_shared<SpmvArgs>();
   CLI::App* app = parent.add_subcommand(
       "spmv", "Multiply a sparse matrix by a vector (or a few): y = A * x");
-  app->add_option("A", args->a_file, "Matrix Market file (.mtx, .mm) or edge list")
-      ->required();
+  app->add_option("A", args->a_file, "Matrix Market file (.mtx, .mm) or edge list");
+  app->add_option(
+      "--generate", args->generate,
+      "Make A instead of reading it: rmat:SCALE:EDGEFACTOR (an R-MAT graph of "
+      "2^SCALE vertices) or band:ROWS:DIAGONALS (a square band, DIAGONALS odd)");
   app->add_option("--format", args->format,
                   "Storage the kernel runs on: csr (default), csc, coo, or ell (as wide "
                   "as the average row, longer rows in a COO tail)")

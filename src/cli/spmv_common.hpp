@@ -15,6 +15,7 @@ namespace libra::cli {
 
 struct SpmvArgs {
   std::string a_file;
+  std::string generate;  // --generate rmat:S:E or band:ROWS:DIAGONALS, instead of a file
   std::string x_file;
   std::string format;     // empty: csr, or what --partition implies
   std::string partition;  // empty: the whole matrix

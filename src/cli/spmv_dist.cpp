@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "generate_spec.hpp"
 #include "libra/dist/spmv.hpp"
 #include "mpi_session.hpp"
 #include "spmv_common.hpp"
@@ -313,6 +314,12 @@ int run_spmv_distributed(const SpmvArgs& args) {
             "--x " + args.x_file + ": x is read as a Matrix Market file (.mtx or .mm)");
       }
       out = open_output(args.out);  // before any work
+      if (!args.generate.empty()) {
+        const GenerateSpec spec = parse_generate(args.generate, true);
+        check_generate_fits(args.generate, spec);
+        narrow = generate_matrix(args.generate, spec);
+        return;
+      }
       visit_matrix(args.a_file, read_options(args.input),
                    [&](const auto& A, const auto&) {
                      using O = typename std::decay_t<decltype(A)>::ordinal_type;

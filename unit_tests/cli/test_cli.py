@@ -1054,6 +1054,22 @@ class Spmv(TempDirTest):
         for e, (g, w) in enumerate(zip(got, want)):
             self.assertLessEqual(abs(g - w), 1e-12 * scale[e], "entry %d" % e)
 
+    def test_generate(self):
+        j = json_of(self, libra("spmv", "--generate", "band:300:5", "--check", "--json"))
+        self.assertEqual((j["rows"], j["cols"], j["nnz"]), (300, 300, 5 * 300 - 6))
+        self.assertEqual(j["check"], "ok")
+        for args, words in ((["--generate", "band:10:4"], "odd"),
+                            (["--generate", "band:0:1"], "ROWS"),
+                            (["--generate", "rmat:31:4"], "out of range"),
+                            (["--generate", "grid:4:4"], "band:ROWS:DIAGONALS"),
+                            ([], "give a matrix file A or --generate"),
+                            ([os.path.join(DATA, "lp_afiro.mtx"), "--generate", "rmat:4:4"],
+                             "not both")):
+            with self.subTest(args=args):
+                p = libra("spmv", *args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(words, p.stderr)
+
     def test_every_format_and_partition(self):
         runs = [["--format", f] for f in ("csr", "csc", "coo", "ell")]
         for part in ("rows", "pcsr", "pcsc", "pcoo"):
@@ -1271,6 +1287,17 @@ class SpmvMpi(TempDirTest):
         else:
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("transport nccl", p.stderr)
+
+    def test_generated_matrices(self):
+        for spec in ("rmat:9:4", "band:500:7"):
+            for np in (1, 2):
+                with self.subTest(spec=spec, np=np):
+                    j = json_of(self, mpirun(np, "spmv", "--generate", spec, "--check",
+                                             "--json"))
+                    self.assertEqual(j["check"], "ok")
+                    self.assertEqual(j["a_file"], spec)
+                    if spec.startswith("band"):
+                        self.assertEqual((j["rows"], j["nnz"]), (500, 7 * 500 - 12))
 
     def test_version_without_mpirun_is_a_usage_error(self):
         p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), "--version", "p")
