@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "libra/dist/impl/messages.hpp"
+#include "libra/dist/impl/nccl.hpp"
 #include "libra/dist/spmv.hpp"
 #include "libra/io/read.hpp"
 #include "support/compare.hpp"
@@ -107,6 +108,21 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   }
 }
 
+// Whether NCCL opens here (collective): it needs a Cuda space, the library, and
+// one GPU per rank.
+bool nccl_opens(const libra::dist::Comm& comm) {
+  if (host_memory) return false;
+  std::string why;
+  return libra::dist::impl::Nccl::open(comm, why) != nullptr;
+}
+
+// What `automatic` must choose.
+Transport automatic_choice(const libra::dist::Comm& comm) {
+  if (host_memory) return Transport::mpi;
+  if (nccl_opens(comm)) return Transport::nccl;
+  return libra::dist::impl::mpi_takes_cuda_pointers() ? Transport::mpi : Transport::host;
+}
+
 // Each version with the transports this build can run, and the transport each
 // must choose; the ones it cannot run must be refused on every rank.
 void every_way(const libra::dist::Comm& comm, const libra::ref::Matrix& a, PartFormat f,
@@ -184,9 +200,8 @@ TEST(DistSpmv, MatrixFiles) {
       libra::dist::SpmvOptions o;
       o.format = f;
       o.version = v;
-      const Transport expected = v != Version::p_opt ? Transport::host
-                                 : host_memory       ? Transport::mpi
-                                                     : Transport::nccl;
+      const Transport expected =
+          v != Version::p_opt ? Transport::host : automatic_choice(comm);
       check_dist<Kokkos::LayoutLeft, true>(comm, a, o, expected, 1, 1, 0);
       check_dist<Kokkos::LayoutRight, false>(comm, a, o, expected, 2, 1, 1);
     }

@@ -19,6 +19,7 @@ host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
 [ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
   -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
+  -DLIBRA_ENABLE_MPI=ON \
   "${extra[@]}" "$@"
 targets=()
 for t in ${LIBRA_CUDA_TARGETS:-}; do targets+=(--target "$t"); done
@@ -48,6 +49,14 @@ for lib in libgomp.so.1; do
   p=$(ldconfig -p | awk -v l="$lib" '$1 == l {p = $NF} END {print p}')
   [ -n "$p" ] && cp -L "$p" "$carry/lib/"
 done
+# Open MPI's Debian packages, for the GPU machine (run-on-gpu.sh unpacks them).
+mkdir -p "$root/_carry/mpi"
+(cd "$root/_carry/mpi" && for p in openmpi-bin openmpi-common libopenmpi3 libpmix2 \
+   libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-2.1-7 libhwloc15 libfabric1 \
+   libucx0 libibverbs1 librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 \
+   libnl-route-3-200 libnuma1 libxnvctrl0 libudev1 zlib1g; do
+   ls "$p"_*.deb >/dev/null 2>&1 || apt-get download "$p" >/dev/null
+ done)
 # Compressed, the executables travel in a quarter of the space.
 tar -C "$carry" -cf - build | xz -T0 -6 > "$carry/build.tar.xz"
 rm -rf "$carry/build"

@@ -21,6 +21,27 @@ if [ -d "$carry/shared/matrices" ] && [ ! -e "$shared/matrices" ]; then
   ln -s "$carry/shared/matrices" "$shared/matrices"
 fi
 export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Open MPI, which the GPU machine lacks: Debian's packages (build-cuda.sh
+# downloads them into _carry/mpi), unpacked beside the system without replacing
+# any file it has, then its launcher under the name the build recorded.
+if [ -d "$root/_carry/mpi" ] && ! command -v mpiexec >/dev/null; then
+  stage=$(mktemp -d)
+  for deb in "$root"/_carry/mpi/*.deb; do dpkg -x "$deb" "$stage"; done
+  cp -rn "$stage"/. / 2>/dev/null
+  ln -sf orterun /usr/bin/mpiexec
+  ln -sf orterun /usr/bin/mpirun
+  ldconfig
+fi
+# The machine's notes: keep NVLink multicast off wherever NCCL runs.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# NCCL: wherever this machine has it, if the loader's path lacks it.
+if [ -z "${LIBRA_NCCL_LIBRARY:-}" ] && ! ldconfig -p | grep -q libnccl.so.2; then
+  for f in /usr/local/cuda/lib64/libnccl.so.2 /usr/local/cuda/lib/libnccl.so.2 \
+           $(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null); do
+    [ -f "$f" ] && { export LIBRA_NCCL_LIBRARY=$f; break; }
+  done
+fi
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 if [ "${1:-}" = bench ]; then

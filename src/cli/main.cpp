@@ -27,16 +27,28 @@
 
 namespace {
 
+bool launched_by_an_mpi_launcher() {
+#if LIBRA_ENABLE_MPI
+  return libra::dist::launched_by_mpi();
+#else
+  return false;
+#endif
+}
+
 // Kokkos 3.4's OpenMP backend prints a warning on stdout unless OMP_PROC_BIND is
 // set, and the OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES only when the
 // program is loaded. So the tool sets Kokkos' recommended values where the user
 // has set none and starts itself again, once (they are set then), so that they
 // take effect. Should the restart fail, the run goes on with unbound threads.
+// Under an MPI launcher every rank would bind its first thread to the same first
+// core, so there the default is unbound threads (libra::dist places each rank).
 void default_thread_binding(char* argv[]) {
   bool changed = false;
+  const bool mpi = launched_by_an_mpi_launcher();
   for (const auto& [name, value] :
-       {std::pair<const char*, const char*>{"OMP_PROC_BIND", "spread"},
-        std::pair<const char*, const char*>{"OMP_PLACES", "threads"}}) {
+       {std::pair<const char*, const char*>{"OMP_PROC_BIND", mpi ? "false" : "spread"},
+        std::pair<const char*, const char*>{"OMP_PLACES", mpi ? nullptr : "threads"}}) {
+    if (!value) continue;
     if (!std::getenv(name)) {
       ::setenv(name, value, 0);
       changed = true;
