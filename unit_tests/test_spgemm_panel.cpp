@@ -4,6 +4,7 @@
 // global bitmap and in-place spill for rows too long for scratch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -145,6 +146,20 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
     } else {
       EXPECT_EQ(st.paths.host_dense, rows);
       EXPECT_EQ(st.paths.accumulate_host_dense, rows);
+    }
+  }
+  if (!libra::LaunchTraits<Exec>::is_gpu) {
+    // Host dense accumulators with B's rows packed into column words (ratio 1)
+    // and with one bit per product (ratio 0), in one call and in two phases.
+    for (const double ratio : {1.0, 0.0}) {
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        auto o = panel();
+        o.tuning.host_word_ratio = ratio;
+        const auto st = check_product<T>(a, b, o, calls);
+        EXPECT_EQ(st.paths.host_dense, rows);
+        EXPECT_EQ(st.paths.accumulate_host_dense, rows);
+        EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
+      }
     }
   }
   for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
@@ -303,14 +318,52 @@ TEST(SpgemmPanelHost, GroupsOfSeveralThreadsOnTheHost) {
 }
 
 TEST(SpgemmPanelHost, UnsortedColumnsWhenAllowed) {
-  auto o = panel();
-  o.sort_columns = false;
   const auto g = skewed(3000, 71);
-  const auto st = check_product<Types<double, int, int>>(g, g, o);
-  if (!libra::LaunchTraits<Exec>::is_gpu) {
-    EXPECT_EQ(st.paths.unsorted, rows_with_products(g, g));
-  } else {
-    EXPECT_EQ(st.paths.unsorted, 0u);
+  for (const double ratio : {1.0, 0.0}) {  // packed column words and single bits
+    auto o = panel();
+    o.sort_columns = false;
+    o.tuning.host_word_ratio = ratio;
+    const auto st = check_product<Types<double, int, int>>(g, g, o);
+    if (!libra::LaunchTraits<Exec>::is_gpu) {
+      EXPECT_EQ(st.paths.unsorted, rows_with_products(g, g));
+      EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? st.paths.unsorted : 0u);
+    } else {
+      EXPECT_EQ(st.paths.unsorted, 0u);
+    }
+  }
+}
+
+// B whose rows list their columns out of order (a user's matrix may): the
+// packed words of a row then repeat words, and every path must still be exact.
+// Columns within 64 of each other are swapped, so packing sees runs interleave.
+TEST(SpgemmPanelHost, UnsortedRowsOfB) {
+  using Csr = libra::Csr<double, int, int, Device>;
+  const auto a = libra::ref::random(400, 900, 8, 91, 0.0);
+  const auto b = libra::ref::random(900, 700, 30, 92, 0.0);
+  const auto expected = libra::ref::spgemm(a, b);
+  const Csr A = libra::test::from_ref<double, int, int, Device>(a);
+  // b with each row reversed: columns descending.
+  auto rb = b;
+  for (std::int64_t i = 0; i < rb.rows; ++i) {
+    std::reverse(rb.col.begin() + rb.ptr[i], rb.col.begin() + rb.ptr[i + 1]);
+    std::reverse(rb.val.begin() + rb.ptr[i], rb.val.begin() + rb.ptr[i + 1]);
+  }
+  const Csr B = libra::test::from_ref<double, int, int, Device>(rb);
+  std::vector<libra::SpgemmOptions> options;
+  for (const double ratio : {1.0, 0.0}) {
+    auto o = panel();
+    o.tuning.host_word_ratio = ratio;
+    options.push_back(o);
+  }
+  options.push_back(binned());
+  for (const auto& o : options) {
+    libra::SpgemmStats st;
+    const Csr C = libra::spgemm(Exec(), A, B, o, &st);
+    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-12));
+    if (!libra::LaunchTraits<Exec>::is_gpu && o.dense_accumulator) {
+      EXPECT_EQ(st.paths.host_packed_words,
+                o.tuning.host_word_ratio > 0 ? st.paths.host_dense : 0u);
+    }
   }
 }
 

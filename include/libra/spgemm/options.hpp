@@ -54,6 +54,11 @@ struct SpgemmOptions {
     // (dense_accumulator = false); 0 = 1. Lets host tests run the team sorts,
     // barriers and scratch atomics that GPU teams use.
     int host_team_threads = 0;
+    // Host dense accumulators mark C's pattern with B's rows packed into
+    // 64-column words (impl/column_words.hpp) when packing leaves at most this
+    // fraction of B's nonzeros; otherwise one bit per product. 1 always packs,
+    // 0 never does (tests walk both).
+    double host_word_ratio = 0.75;
   } tuning;
 };
 
@@ -69,6 +74,7 @@ struct SpgemmPathCounts {
   std::uint64_t bitmap_in_scratch =
       0;                         // of those, with the bitmap in team scratch (panel)
   std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)
+  std::uint64_t host_packed_words = 0;  // of those, marked with B packed in words
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

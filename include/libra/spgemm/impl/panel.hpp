@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
@@ -16,6 +17,7 @@
 #include "libra/spgemm/impl/acc_hash_numeric.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/acc_host_dense.hpp"
+#include "libra/spgemm/impl/column_words.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/phase_timing.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
@@ -38,25 +40,6 @@ struct type_tag {
 template <class Exec>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                                         Kokkos::IndexType<std::int64_t>>;
-
-// Host: rows with products, heaviest first (by the power of two of their
-// products), so that dynamic scheduling ends on light rows.
-template <class Exec, class Plan>
-void order_heaviest_first(const Exec& exec, Plan& plan) {
-  const auto products = plan.products;
-  const auto bins = bin_rows_unstable<64>(
-      exec, plan.num_rows,
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::uint64_t p = products(i);
-        if (p == 0) return 63;
-        int log = 0;
-        while ((p >> log) > 1 && log < 62) ++log;
-        return 62 - log;
-      },
-      plan.temps);
-  plan.order = bins.rows;
-  plan.order_size = bins.begin[63];
-}
 
 // One launch of the scratch kernels for bin b of `bins`.
 // Its label names the bin's table and rows per team ("...[256x32]"), so that
@@ -240,6 +223,90 @@ void panel_numeric_bins(const Exec& exec, Plan& plan) {
   }
 }
 
+// Entries per thread of a per-thread array of T holding at least n: rounded up
+// to whole 128-byte blocks, so that no two threads write the same cache line
+// (or its prefetched neighbour). Unpadded, two threads' bitmaps over a narrow C
+// shared lines and every OR missed (lp_ship04l: 2.5x slower).
+template <class T>
+std::size_t per_thread_entries(std::size_t n) {
+  constexpr std::size_t per_block = 128 / sizeof(T);
+  return (n + per_block - 1) / per_block * per_block;
+}
+
+// Symbolic on host spaces with per-thread dense accumulators: count, scan, fill
+// (with C's values when the product is one-shot). B's rows are packed into
+// column words when that pays (column_words.hpp).
+template <class Exec, class Plan, class Csr>
+void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                         SpgemmStats& st) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using mem = typename Exec::memory_space;
+  const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
+  const std::size_t columns = static_cast<std::size_t>(plan.num_cols);
+  const std::size_t words = (columns + 63) / 64;
+  // Kept for the numeric calls (and the one-shot fill): zero between rows.
+  plan.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers,
+                                           per_thread_entries<S>(columns));
+  Kokkos::deep_copy(exec, plan.sums, S(0));
+  const TempsFrame<mem> frame(plan.temps);
+  const auto w = column_words(exec, B, plan.host_word_ratio, plan.temps);
+  const auto run = [&](auto packed) {
+    using F =
+        HostDenseRows<Exec, S, O, typename Csr::offset_type, decltype(packed)::value>;
+    F f;
+    f.products = row_products<Exec, Plan>(A, B);
+    f.words = w;
+    f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
+    f.sort = plan.sort_columns;
+    f.seen = plan.temps.template view2<std::uint64_t>(
+        "libra::spgemm::panel::seen", workers, per_thread_entries<std::uint64_t>(words));
+    Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
+    // One entry more than words: mark() writes an entry before it knows it is new.
+    f.touched = plan.temps.template view2<O>("libra::spgemm::panel::touched", workers,
+                                             per_thread_entries<O>(words + 1));
+    if (!decltype(packed)::value) {
+      f.columns = plan.temps.template view2<O>("libra::spgemm::panel::columns", workers,
+                                               per_thread_entries<O>(columns + 1));
+    }
+    f.unique = plan.temps.template view<std::uint64_t>(
+        "libra::spgemm::panel::unique", static_cast<std::size_t>(plan.num_rows));
+    Kokkos::deep_copy(exec, f.unique, std::uint64_t(0));
+    // Rows in their own order: neighbouring rows of FEM-like matrices share rows
+    // of B, and ordering rows by weight cost more than the balance it bought
+    // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
+    const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.num_rows));
+    std::uint64_t rows = 0;
+    Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
+    plan.rows_with_products = rows;
+    const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
+                                             plan.c.row_map, "nnz(C)");
+    plan.c.col = Kokkos::View<O*, mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    f.phase = F::Phase::fill;
+    f.c_row_map = plan.c.row_map;
+    f.c_col = plan.c.col;
+    if (plan.values_in_symbolic) {
+      f.phase = F::Phase::fill_values;
+      f.sums = plan.sums;
+      plan.c_values = Kokkos::View<S*, mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
+          nnz);
+      f.c_val = plan.c_values;
+      st.paths.accumulate_host_dense += rows;
+    }
+    Kokkos::parallel_for("libra::spgemm::panel::fill_dense", policy, f);
+  };
+  if (w.packed) {
+    run(std::true_type{});
+    st.paths.host_packed_words += plan.rows_with_products;
+  } else {
+    run(std::false_type{});
+  }
+  st.paths.host_dense += plan.rows_with_products;
+  if (!plan.sort_columns) st.paths.unsorted += plan.rows_with_products;
+}
+
 // Symbolic: C's row_map and sorted columns (kept in plan.c).
 template <class Exec, class Plan, class Csr>
 void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
@@ -255,54 +322,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
       n + 1);
   if (plan.host_dense) {
-    if constexpr (is_host_exec<Exec>) {
-      order_heaviest_first(exec, plan);
-      const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
-      const std::size_t columns = static_cast<std::size_t>(plan.num_cols);
-      if (!plan.values_in_symbolic) {  // kept for every numeric call
-        plan.positions = plan.temps.template view2<Off>("libra::spgemm::panel::positions",
-                                                        workers, columns);
-      }
-      const TempsFrame<mem> frame(plan.temps);
-      using F = HostDenseRows<Exec, S, O, Off>;
-      F f;
-      f.products = rp;
-      f.order = plan.order;
-      f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
-      f.sort = plan.sort_columns;
-      f.columns = columns;
-      f.seen = plan.temps.template view2<std::uint64_t>("libra::spgemm::panel::seen",
-                                                        workers, (columns + 63) / 64);
-      Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
-      f.list =
-          plan.temps.template view2<O>("libra::spgemm::panel::list", workers, columns);
-      f.unique =
-          plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
-      Kokkos::deep_copy(exec, f.unique, std::uint64_t(0));
-      const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.order_size));
-      Kokkos::parallel_for("libra::spgemm::panel::count_dense", policy, f);
-      const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan",
-                                               f.unique, plan.c.row_map, "nnz(C)");
-      plan.c.col = Kokkos::View<O*, mem>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
-      f.phase = F::Phase::fill;
-      f.c_row_map = plan.c.row_map;
-      f.c_col = plan.c.col;
-      if (plan.values_in_symbolic) {
-        f.phase = F::Phase::fill_values;
-        f.sums =
-            plan.temps.template view2<S>("libra::spgemm::panel::sums", workers, columns);
-        Kokkos::deep_copy(exec, f.sums, S(0));
-        plan.c_values = Kokkos::View<S*, mem>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
-            nnz);
-        f.c_val = plan.c_values;
-        st.paths.accumulate_host_dense += plan.order_size;
-      }
-      Kokkos::parallel_for("libra::spgemm::panel::fill_dense", policy, f);
-      st.paths.host_dense += plan.order_size;
-      if (!plan.sort_columns) st.paths.unsorted += plan.order_size;
-    }
+    if constexpr (is_host_exec<Exec>) panel_symbolic_host(exec, plan, A, B, st);
   } else {
     const TempsFrame<mem> frame(plan.temps);
     const auto products = plan.products;
@@ -369,20 +389,20 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const auto rp = row_products<Exec, Plan>(A, B);
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
-      using F = HostDenseRows<Exec, S, O, Off>;
+      // The pattern is known: the accumulator needs no column words.
+      using F = HostDenseRows<Exec, S, O, Off, false>;
       F f;
       f.products = rp;
-      f.order = plan.order;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
       f.phase = F::Phase::numeric;
-      f.position = plan.positions;
+      f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;
       f.c_val = c_val;
       Kokkos::parallel_for(
           "libra::spgemm::panel::numeric_dense",
-          DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.order_size)), f);
-      st.paths.accumulate_host_dense += plan.order_size;
+          DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.num_rows)), f);
+      st.paths.accumulate_host_dense += plan.rows_with_products;
     }
   } else {
     const auto& shape = plan.shape;

@@ -33,13 +33,14 @@ struct PanelPlan {
   std::size_t budget = 0;
   std::uint64_t total_products = 0;
   Kokkos::View<std::uint64_t*, mem> products;  // per row of A
-  // Host spaces with dense accumulators: rows heaviest first, and the numeric
-  // phase's per-thread positions over C's columns (made by its first call).
-  // Otherwise: the numeric phase's bins.
+  // Host spaces with dense accumulators: the per-thread value arrays over C's
+  // columns (zero between rows), kept for every numeric call, and the rows
+  // with products (counted by the symbolic phase). Otherwise: the numeric
+  // phase's bins.
   bool host_dense = false;
-  Kokkos::View<std::uint32_t*, mem> order;
-  std::size_t order_size = 0;  // rows with products, first in `order`
-  Kokkos::View<Off**, Kokkos::LayoutRight, mem> positions;
+  double host_word_ratio = 0;  // SpgemmOptions::Tuning::host_word_ratio
+  std::size_t rows_with_products = 0;
+  Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
   RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
   RowBins<mem, panel_bins> numeric_bins;
   // Numeric, rows of C too long for scratch: per-team dense arrays over C's
@@ -58,11 +59,12 @@ struct PanelPlan {
 };
 
 // Per-thread dense arrays over C's columns (host spaces): bytes they take at
-// most (a column list or positions, values, a bitmap).
-template <class Exec, class S, class O, class Off>
+// most (values, and per 64 columns a bitmap word and a touched-word entry).
+template <class Exec, class S, class O>
 std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
-  return LaunchTraits<Exec>::concurrent_workers(exec) * columns *
-         (std::max(sizeof(O), sizeof(Off)) + sizeof(S) + 1);
+  const std::uint64_t words = (columns + 63) / 64;
+  return LaunchTraits<Exec>::concurrent_workers(exec) *
+         (columns * sizeof(S) + words * (sizeof(std::uint64_t) + sizeof(O)));
 }
 
 // Bytes of the plan's per-row arrays and the symbolic phase's temporaries: row
@@ -105,8 +107,9 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if constexpr (is_host_exec<Exec>) {
     plan.host_dense =
         options.dense_accumulator &&
-        panel_host_dense_bytes<Exec, S, O, Off>(
+        panel_host_dense_bytes<Exec, S, O>(
             exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
+    plan.host_word_ratio = options.tuning.host_word_ratio;
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
