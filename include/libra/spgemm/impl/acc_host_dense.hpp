@@ -132,7 +132,7 @@ struct HostDenseRows {
     }
     const Off base = c_row_map(i);
     O* out = c_col.data() + base;
-    if (n > 0 && sort && hi - lo + 1 <= n) {
+    if (n > 0 && sort && hi - lo + 1 <= 2 * n) {
       std::size_t t = 0;
       for (std::uint64_t w = lo; w <= hi; ++w) {
         std::uint64_t x = bits[w];
