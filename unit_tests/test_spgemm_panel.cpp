@@ -70,11 +70,42 @@ libra::SpgemmOptions panel(bool by_name = true) {
   return o;
 }
 
-// The GPU-style (binned) path on every space; on a GPU it is the only path.
+// The GPU-style (binned) path on every space; on a GPU it is the only path
+// besides the small one, which these options turn off.
 libra::SpgemmOptions binned() {
   auto o = panel();
   o.dense_accumulator = false;
+  o.tuning.small_nnz = 0;
   return o;
+}
+
+// The small path (panel_small.hpp) for any A, on every space.
+libra::SpgemmOptions small_path(int table = 512) {
+  auto o = binned();
+  o.tuning.small_nnz = std::numeric_limits<std::int64_t>::max();
+  o.tuning.small_table = table;
+  return o;
+}
+
+std::uint64_t max_row_products(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
+  std::uint64_t most = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    std::uint64_t p = 0;
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+    most = std::max(most, p);
+  }
+  return most;
+}
+
+// Whether a one-shot product with options `o` takes the small path: A small
+// enough, GPU-style kernels, and every row's products within the table.
+bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                      const libra::SpgemmOptions& o) {
+  if (o.tuning.small_nnz <= 0 || a.rows == 0) return false;
+  if (static_cast<std::int64_t>(a.nnz()) > o.tuning.small_nnz) return false;
+  if (!libra::LaunchTraits<Exec>::is_gpu && o.dense_accumulator) return false;
+  return max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table);
 }
 
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
@@ -141,7 +172,11 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   const std::uint64_t rows = rows_with_products(a, b);
   for (const bool by_name : {true, false}) {
     const auto st = check_product<T>(a, b, panel(by_name));
-    if (libra::LaunchTraits<Exec>::is_gpu) {
+    if (takes_small_path(a, b, panel(by_name))) {
+      EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+    } else if (libra::LaunchTraits<Exec>::is_gpu) {
+      EXPECT_EQ(st.paths.small, 0u);
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
     } else {
       EXPECT_EQ(st.paths.host_dense, rows);
@@ -162,8 +197,24 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       }
     }
   }
+  // The small path on every space, and what happens when a row does not fit
+  // its tables (8 slots): the binned path computes the product.
+  for (const int table : {512, 8}) {
+    const auto o = small_path(table);
+    const auto st = check_product<T>(a, b, o);
+    if (takes_small_path(a, b, o)) {
+      EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
+      EXPECT_EQ(st.paths.small_fallback, 0u);
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+    } else {
+      EXPECT_EQ(st.paths.small, 0u);
+      if (a.rows > 0) EXPECT_GT(st.paths.small_fallback, 0u);
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+    }
+  }
   for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
     const auto st = check_product<T>(a, b, binned(), calls);
+    EXPECT_EQ(st.paths.small, 0u);
     EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
     EXPECT_EQ(st.paths.values_in_fill + st.paths.accumulate_in_scratch +
                   st.paths.accumulate_dense + st.paths.accumulate_in_place,

@@ -202,7 +202,7 @@ class Spmv {
       MPI_Allreduce(MPI_IN_PLACE, &cuda_aware, 1, MPI_INT, MPI_MIN, comm_.get());
       std::string why_not_nccl;
       if (want == Transport::nccl || (want == Transport::automatic && !host_memory)) {
-        if (impl::stream_of(exec_) == nullptr) {
+        if (!impl::runs_on_cuda<Exec>()) {
           why_not_nccl =
               std::string("NCCL runs on the Cuda execution space, this one is ") +
               Exec::name();

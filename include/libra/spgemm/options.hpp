@@ -59,6 +59,13 @@ struct SpgemmOptions {
     // fraction of B's nonzeros; otherwise one bit per product. 1 always packs,
     // 0 never does (tests walk both).
     double host_word_ratio = 0.75;
+    // One-shot products whose A has at most this many nonzeros first try the
+    // small path (impl/panel_small.hpp: three launches, one synchronisation),
+    // on GPU-style kernels; 0 turns it off. Its count tables have small_table
+    // slots per row: a row with more products sends the product to the binned
+    // path.
+    std::int64_t small_nnz = 1 << 15;
+    int small_table = 512;
   } tuning;
 };
 
@@ -86,6 +93,10 @@ struct SpgemmPathCounts {
   // Rows the binned path's fill pass ran through the bitmap: the counted ones,
   // and in one-shot products the rows too long for a team's table with values.
   std::uint64_t bitmap_fill = 0;
+  // Rows of A of one-shot products that took the small path, and rows that did
+  // not fit its tables (which sent the product to the binned path).
+  std::uint64_t small = 0;
+  std::uint64_t small_fallback = 0;
   // Rows of C left with unsorted columns (sort_columns = false, host).
   std::uint64_t unsorted = 0;
 };

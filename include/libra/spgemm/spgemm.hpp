@@ -23,6 +23,7 @@
 #include "libra/spgemm/impl/choose_algorithm.hpp"
 #include "libra/spgemm/impl/outer.hpp"
 #include "libra/spgemm/impl/panel.hpp"
+#include "libra/spgemm/impl/panel_small.hpp"
 #include "libra/spgemm/options.hpp"
 
 namespace libra {
@@ -71,12 +72,19 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   typename Csr<S, O, Off, D>::values_type values;
   if (algorithm == SpgemmAlgorithm::panel) {
     auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
-    Kokkos::Timer analysis;
-    impl::make_panel_plan(exec, plan, A, B, handle.options(), st,
-                          impl::Temps<mem>(workspace));
-    plan.values_in_symbolic = values_too;
-    impl::end_phase(exec, plan, analysis, st.seconds_wlt);
-    impl::panel_symbolic(exec, plan, A, B, st);
+    const impl::Temps<mem> temps(workspace);
+    bool small = false;
+    if (values_too && impl::wants_small_path<Exec>(A, handle.options())) {
+      impl::init_panel_plan(exec, plan, A, B, handle.options(), st, temps);
+      small = impl::panel_small(exec, plan, A, B, handle.options(), st, temps);
+    }
+    if (!small) {
+      Kokkos::Timer analysis;
+      impl::make_panel_plan(exec, plan, A, B, handle.options(), st, temps);
+      plan.values_in_symbolic = values_too;
+      impl::end_phase(exec, plan, analysis, st.seconds_wlt);
+      impl::panel_symbolic(exec, plan, A, B, st);
+    }
     c = plan.c;
     values = plan.c_values;
   } else {

@@ -14,6 +14,18 @@
 
 namespace libra::dist::impl {
 
+// Whether Exec is Kokkos::Cuda, whose stream NCCL can run on. (Not whether
+// stream_of is null: the default Cuda instance runs on the legacy stream 0,
+// which is null and which NCCL takes like any other.)
+template <class Exec>
+constexpr bool runs_on_cuda() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return std::is_same_v<Exec, Kokkos::Cuda>;
+#else
+  return false;
+#endif
+}
+
 template <class Exec>
 void* stream_of(const Exec& exec) {
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -48,21 +48,62 @@ struct HashRowsInScratch {
   using vals_scratch = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
   static constexpr O empty = std::numeric_limits<O>::max();
 
+  using tally_scratch = Kokkos::View<std::uint64_t*, scratch, Kokkos::MemoryUnmanaged>;
+
   RowProducts<S, O, Off, mem> products;
-  Kokkos::View<const std::uint32_t*, mem> rows;  // the bin's rows
-  std::size_t first = 0, count = 0;              // the bin in rows
-  int table = 0;                                 // slots per row (power of two)
-  int groups = 1;                                // rows per team; 1: team bin
+  // The bin's rows, rows(first .. first + count); empty: rows first .. first +
+  // count themselves, in order (the small-product path, which bins nothing).
+  Kokkos::View<const std::uint32_t*, mem> rows;
+  std::size_t first = 0, count = 0;
+  int table = 0;   // slots per row (power of two)
+  int groups = 1;  // rows per team; 1: team bin
   // Count: distinct columns per row. Fill: C's row_map (known) and columns.
   Kokkos::View<std::uint64_t*, mem> unique;
   Kokkos::View<const Off*, mem> c_row_map;
   Kokkos::View<O*, mem> c_col;
   Kokkos::View<S*, mem> c_val;  // Values
+  // Count, unbinned rows (panel_small.hpp): a row whose products exceed the
+  // table is left out (its count stays 0), and the rows' products, largest count
+  // and rows left out are added into tally = {products, max count, left out},
+  // one atomic each per team.
+  Kokkos::View<std::uint64_t*, mem> tally;
 
-  static std::size_t scratch_bytes(int table, int groups) {
+  static std::size_t scratch_bytes(int table, int groups, bool tallied = false) {
     const std::size_t n = static_cast<std::size_t>(table) * groups;
     return (Values ? vals_scratch::shmem_size(n) : 0) + keys_scratch::shmem_size(n) +
-           (groups == 1 ? prefix_scratch_bytes<Exec>() : 0);
+           (groups == 1 ? prefix_scratch_bytes<Exec>() : 0) +
+           (tallied ? tally_scratch::shmem_size(3 * static_cast<std::size_t>(groups))
+                    : 0);
+  }
+
+  // The team's rows' tallies summed in scratch, then one atomic each.
+  KOKKOS_FUNCTION void add_tally(const Member& m, int g, std::uint64_t p,
+                                 std::uint64_t distinct, bool left_out) const {
+    // After the tables (and the flattening scratch): every thread of the team
+    // took the same scratch so far, so this is the same place for all.
+    const tally_scratch t(m.team_scratch(0), 3 * static_cast<std::size_t>(groups));
+    const auto write = [&] {
+      t(3 * g) = p;
+      t(3 * g + 1) = distinct;
+      t(3 * g + 2) = left_out ? 1 : 0;
+    };
+    if (groups == 1) {
+      Kokkos::single(Kokkos::PerTeam(m), write);
+    } else {
+      Kokkos::single(Kokkos::PerThread(m), write);
+    }
+    m.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(m), [&] {
+      std::uint64_t sum = 0, most = 0, out = 0;
+      for (int r = 0; r < groups; ++r) {
+        sum += t(3 * r);
+        most = t(3 * r + 1) > most ? t(3 * r + 1) : most;
+        out += t(3 * r + 2);
+      }
+      if (sum) Kokkos::atomic_add(&tally(0), sum);
+      if (most) Kokkos::atomic_fetch_max(&tally(1), most);
+      if (out) Kokkos::atomic_add(&tally(2), out);
+    });
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
@@ -80,7 +121,10 @@ struct HashRowsInScratch {
     const auto vals = Kokkos::subview(
         all_vals, Values ? range : Kokkos::make_pair(std::size_t(0), std::size_t(0)));
     const bool active = slot < count;
-    const std::int64_t i = active ? static_cast<std::int64_t>(rows(first + slot)) : 0;
+    const std::int64_t i = !active ? 0
+                           : rows.extent(0) > 0
+                               ? static_cast<std::int64_t>(rows(first + slot))
+                               : static_cast<std::int64_t>(first + slot);
     const auto mask = static_cast<std::uint32_t>(table - 1);
     const O none = empty;  // a local: device code cannot take the member's address
     const auto clear = [&](const int t) {
@@ -93,7 +137,25 @@ struct HashRowsInScratch {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, table), clear);
     }
     m.team_barrier();
-    if (active) {
+    // Unbinned rows: only those whose products fit the table (products bound
+    // its distinct columns) are counted.
+    const bool tallied = !Fill && tally.extent(0) > 0;
+    std::uint64_t row_products = 0;
+    if (tallied && active) {
+      const auto add = [&](const Off e, std::uint64_t& p) {
+        const O k = products.a_col(e);
+        p +=
+            static_cast<std::uint64_t>(products.b_row_map(k + 1) - products.b_row_map(k));
+      };
+      const Off b = products.a_row_map(i), e = products.a_row_map(i + 1);
+      if (team_bin) {
+        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, b, e), add, row_products);
+      } else {
+        Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, b, e), add, row_products);
+      }
+    }
+    const bool fits = !tallied || row_products <= static_cast<std::uint64_t>(table);
+    if (active && fits) {
       const auto insert = [&](const O j, const Off p, const Off q) {
         const std::uint32_t h = hash_insert(keys, mask, j, none);
         if constexpr (Values) Kokkos::atomic_add(&vals(h), products.value(p, q));
@@ -118,6 +180,9 @@ struct HashRowsInScratch {
         Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, table), occupied, distinct);
         if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = distinct; });
       }
+      if (tallied)
+        add_tally(m, g, active ? row_products : 0, static_cast<std::uint64_t>(distinct),
+                  active && !fits);
     } else {
       const auto sort = [&](const auto& payload) {
         if (team_bin) {

@@ -73,14 +73,11 @@ inline std::uint64_t panel_fixed_bytes(std::uint64_t rows) {
   return (rows + 1) * (8 + 8 + 2 * 4 * 4) + (std::uint64_t(64) << 10);
 }
 
-// Sets up the plan and runs the pre-analysis (one pass, one read-back).
+// The plan's shapes, options and budget, before any pass over the matrices.
 template <class Exec, class Plan, class Csr>
-void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+void init_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                      const SpgemmOptions& options, SpgemmStats& st,
                      const Temps<typename Exec::memory_space>& temps) {
-  using S = typename Csr::scalar_type;
-  using O = typename Csr::ordinal_type;
-  using Off = typename Csr::offset_type;
   if (static_cast<std::uint64_t>(A.num_rows) >= (std::uint64_t(1) << 32)) {
     throw OverflowError("spgemm: panel supports fewer than 2^32 rows");
   }
@@ -95,7 +92,19 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   plan.budget =
       options.memory_budget ? options.memory_budget : default_memory_budget(exec);
   st.budget_bytes = plan.budget;
+  st.chunks = 1;
   if (temps.workspace()) temps.workspace()->set_limit(plan.budget);
+}
+
+// Sets up the plan and runs the pre-analysis (one pass, one read-back).
+template <class Exec, class Plan, class Csr>
+void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                     const SpgemmOptions& options, SpgemmStats& st,
+                     const Temps<typename Exec::memory_space>& temps) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  init_panel_plan(exec, plan, A, B, options, st, temps);
 
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   plan.products = temps.template view<std::uint64_t>("libra::spgemm::panel::products", n);
@@ -143,7 +152,6 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   plan.total_products = total;
   st.products = total;
   st.flops = 2 * total;
-  st.chunks = 1;
   const double per_entry =
       A.nnz() > 0 ? static_cast<double>(total) / static_cast<double>(A.nnz()) : 1.0;
   plan.shape = PanelShape<Exec, S, O>(options.tuning, per_entry);

@@ -1,0 +1,130 @@
+#pragma once
+// Small one-shot products (SpgemmOptions::Tuning::small_nnz) in three launches
+// and one host synchronisation: on a GPU the binned path's analysis, bins and
+// read-backs cost a fixed ~0.2 ms, more than the product itself.
+//   count  every row in order, G rows per team, each in a scratch hash table of
+//          `table` slots; a row with more products than slots is left out, and
+//          the launch tallies the products, the longest row of C and the rows
+//          left out;
+//   scan   C's row_map, whose last entry travels back with the tallies (the one
+//          synchronisation);
+//   fill   C's columns and values in one pass, tables sized by the longest row.
+// A row left out sends the whole product back to the binned path (the count
+// and scan are then wasted: tens of microseconds).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+
+#include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/impl/acc_hash_scratch.hpp"
+#include "libra/spgemm/impl/panel_plan.hpp"
+#include "libra/spgemm/impl/row_products.hpp"
+#include "libra/util/host_copy.hpp"
+#include "libra/util/workspace.hpp"
+
+namespace libra::impl {
+
+// Whether a one-shot product tries the small path: small A, GPU-style kernels
+// (host spaces with dense accumulators have no launch costs to save).
+template <class Exec, class Csr>
+bool wants_small_path(const Csr& A, const SpgemmOptions& options) {
+  if (options.tuning.small_nnz <= 0 || A.num_rows == 0) return false;
+  if (is_host_exec<Exec> && options.dense_accumulator) return false;
+  return static_cast<std::int64_t>(A.nnz()) <= options.tuning.small_nnz;
+}
+
+// Lanes per row: a row of B in one sweep, at least 4, at most a warp (1 on a
+// host space).
+template <class Exec>
+int small_lanes(double products_per_entry) {
+  if (!LaunchTraits<Exec>::is_gpu) return 1;
+  int lanes = 4;
+  while (lanes < 32 && lanes < products_per_entry) lanes *= 2;
+  return lanes;
+}
+
+// Runs the small path into plan.c and plan.c_values; false (nothing kept) when
+// a row did not fit, and the caller takes the binned path.
+template <class Exec, class Plan, class Csr>
+bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                 const SpgemmOptions& options, SpgemmStats& st,
+                 const Temps<typename Exec::memory_space>& temps) {
+  using S = typename Csr::scalar_type;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  using mem = typename Exec::memory_space;
+  const std::size_t n = static_cast<std::size_t>(A.num_rows);
+  const TempsFrame<mem> frame(temps);
+  const RowProducts<S, O, Off, mem> rp{A.row_map, A.col_idx, A.values,
+                                       B.row_map, B.col_idx, B.values};
+  const double per_entry =
+      B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
+  const int lanes = small_lanes<Exec>(per_entry);
+  const int threads = LaunchTraits<Exec>::is_gpu ? 128 : 1;
+  const int groups = std::max(1, threads / lanes);
+  // Count tables: the configured slots, fewer when B is smaller still.
+  int table = 8;
+  while (table < options.tuning.small_table &&
+         static_cast<std::uint64_t>(table) < static_cast<std::uint64_t>(B.nnz()))
+    table *= 2;
+  const auto launch = [&](const char* label, int slots, const auto& f, bool tallied) {
+    using F = std::decay_t<decltype(f)>;
+    const int league = static_cast<int>((n + groups - 1) / groups);
+    Kokkos::TeamPolicy<Exec> policy(exec, league, groups, lanes);
+    const auto bytes = F::scratch_bytes(slots, groups, tallied);
+    Kokkos::parallel_for(
+        label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
+  };
+
+  auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
+  // tally = {products, longest row of C, rows left out, nnz(C)}: one read-back.
+  auto tally = temps.template view<std::uint64_t>("libra::spgemm::small::tally", 4);
+  Kokkos::deep_copy(exec, tally, std::uint64_t(0));
+  {
+    HashRowsInScratch<Exec, S, O, Off, false> f{rp,     {}, 0,  n,  table, groups,
+                                                unique, {}, {}, {}, tally};
+    launch("libra::spgemm::small::count", table, f, true);
+  }
+  auto row_map = Kokkos::View<Off*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
+      n + 1);
+  Kokkos::parallel_scan(
+      "libra::spgemm::small::scan", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum, const bool final) {
+        if (final) row_map(i) = static_cast<Off>(sum);
+        sum += unique(i);
+        if (final && i + 1 == n) {
+          row_map(n) = static_cast<Off>(sum);
+          tally(3) = sum;
+        }
+      });
+  const auto t = host_copy(exec, tally);  // the synchronisation
+  if (t(2) > 0) {
+    st.paths.small_fallback += t(2);
+    return false;
+  }
+  const std::uint64_t nnz = checked_cast<Off>(t(3), "nnz(C)");
+  st.products = t(0);
+  st.flops = 2 * t(0);
+  st.paths.small += n;
+  plan.total_products = t(0);
+  plan.c.row_map = row_map;
+  plan.c.col = Kokkos::View<O*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+  plan.c_values = Kokkos::View<S*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+  // Fill tables: twice the longest row of C, at most the count's.
+  int fill_table = 2;
+  while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
+    fill_table *= 2;
+  if (nnz > 0) {
+    HashRowsInScratch<Exec, S, O, Off, true, true> f{
+        rp, {}, 0, n, fill_table, groups, {}, row_map, plan.c.col, plan.c_values, {}};
+    launch("libra::spgemm::small::fill", fill_table, f, false);
+  }
+  plan.values_in_symbolic = true;
+  plan.rows_left = 0;
+  return true;
+}
+
+}  // namespace libra::impl
