@@ -65,7 +65,7 @@ struct SpgemmOptions {
     // slots per row: a row with more products sends the product to the binned
     // path.
     std::int64_t small_nnz = 1 << 15;
-    int small_table = 512;
+    int small_table = 1024;
   } tuning;
 };
 

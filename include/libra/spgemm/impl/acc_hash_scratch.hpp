@@ -125,20 +125,11 @@ struct HashRowsInScratch {
                            : rows.extent(0) > 0
                                ? static_cast<std::int64_t>(rows(first + slot))
                                : static_cast<std::int64_t>(first + slot);
-    const auto mask = static_cast<std::uint32_t>(table - 1);
     const O none = empty;  // a local: device code cannot take the member's address
-    const auto clear = [&](const int t) {
-      keys(t) = none;
-      if constexpr (Values) vals(t) = S(0);
-    };
-    if (team_bin) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, table), clear);
-    } else {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, table), clear);
-    }
-    m.team_barrier();
-    // Unbinned rows: only those whose products fit the table (products bound
-    // its distinct columns) are counted.
+    // Unbinned rows (tallied counts): the row's products come first; only rows
+    // whose products fit the table are counted (products bound the distinct
+    // columns), each in the fewest slots that hold its products, so that a
+    // table sized for the longest row costs short rows nothing.
     const bool tallied = !Fill && tally.extent(0) > 0;
     std::uint64_t row_products = 0;
     if (tallied && active) {
@@ -155,6 +146,23 @@ struct HashRowsInScratch {
       }
     }
     const bool fits = !tallied || row_products <= static_cast<std::uint64_t>(table);
+    int slots = table;
+    if (tallied) {
+      slots = 2;
+      while (static_cast<std::uint64_t>(slots) < row_products && slots < table)
+        slots *= 2;
+    }
+    const auto mask = static_cast<std::uint32_t>(slots - 1);
+    const auto clear = [&](const int t) {
+      keys(t) = none;
+      if constexpr (Values) vals(t) = S(0);
+    };
+    if (team_bin) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, slots), clear);
+    } else {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, slots), clear);
+    }
+    m.team_barrier();
     if (active && fits) {
       const auto insert = [&](const O j, const Off p, const Off q) {
         const std::uint32_t h = hash_insert(keys, mask, j, none);
@@ -174,10 +182,10 @@ struct HashRowsInScratch {
         c += keys(t) != none ? 1 : 0;
       };
       if (team_bin) {
-        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, table), occupied, distinct);
+        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, slots), occupied, distinct);
         if (active) Kokkos::single(Kokkos::PerTeam(m), [&] { unique(i) = distinct; });
       } else {
-        Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, table), occupied, distinct);
+        Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, slots), occupied, distinct);
         if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = distinct; });
       }
       if (tallied)

@@ -60,18 +60,27 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const double per_entry =
       B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
   const int lanes = small_lanes<Exec>(per_entry);
-  const int threads = LaunchTraits<Exec>::is_gpu ? 128 : 1;
-  const int groups = std::max(1, threads / lanes);
-  // Count tables: the configured slots, fewer when B is smaller still.
-  int table = 8;
+  const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  using Count = HashRowsInScratch<Exec, S, O, Off, false>;
+  using Fill = HashRowsInScratch<Exec, S, O, Off, true, true>;
+  // Count tables: the configured slots (a row uses those its products need),
+  // fewer when B is smaller still, or when a fill table as large (keys and
+  // values) would not fit a team's scratch.
+  int table = 2;
   while (table < options.tuning.small_table &&
          static_cast<std::uint64_t>(table) < static_cast<std::uint64_t>(B.nnz()))
     table *= 2;
-  const auto launch = [&](const char* label, int slots, const auto& f, bool tallied) {
-    using F = std::decay_t<decltype(f)>;
-    const int league = static_cast<int>((n + groups - 1) / groups);
-    Kokkos::TeamPolicy<Exec> policy(exec, league, groups, lanes);
-    const auto bytes = F::scratch_bytes(slots, groups, tallied);
+  while (table > 2 && Fill::scratch_bytes(table, 1) > scratch) table /= 2;
+  // Rows per team: four warps' worth of lanes on a GPU, as many as the team's
+  // scratch holds; one on a host space.
+  const auto launch = [&](const char* label, auto f, bool tallied) {
+    using F = decltype(f);
+    f.groups = LaunchTraits<Exec>::is_gpu ? std::max(1, 128 / lanes) : 1;
+    while (f.groups > 1 && F::scratch_bytes(f.table, f.groups, tallied) > scratch)
+      --f.groups;
+    const int league = static_cast<int>((n + f.groups - 1) / f.groups);
+    Kokkos::TeamPolicy<Exec> policy(exec, league, f.groups, lanes);
+    const auto bytes = F::scratch_bytes(f.table, f.groups, tallied);
     Kokkos::parallel_for(
         label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
   };
@@ -80,11 +89,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // tally = {products, longest row of C, rows left out, nnz(C)}: one read-back.
   auto tally = temps.template view<std::uint64_t>("libra::spgemm::small::tally", 4);
   Kokkos::deep_copy(exec, tally, std::uint64_t(0));
-  {
-    HashRowsInScratch<Exec, S, O, Off, false> f{rp,     {}, 0,  n,  table, groups,
-                                                unique, {}, {}, {}, tally};
-    launch("libra::spgemm::small::count", table, f, true);
-  }
+  launch("libra::spgemm::small::count",
+         Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
   auto row_map = Kokkos::View<Off*, mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
       n + 1);
@@ -118,9 +124,9 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
     fill_table *= 2;
   if (nnz > 0) {
-    HashRowsInScratch<Exec, S, O, Off, true, true> f{
-        rp, {}, 0, n, fill_table, groups, {}, row_map, plan.c.col, plan.c_values, {}};
-    launch("libra::spgemm::small::fill", fill_table, f, false);
+    launch("libra::spgemm::small::fill",
+           Fill{rp, {}, 0, n, fill_table, 1, {}, row_map, plan.c.col, plan.c_values, {}},
+           false);
   }
   plan.values_in_symbolic = true;
   plan.rows_left = 0;
