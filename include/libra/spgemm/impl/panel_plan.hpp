@@ -93,6 +93,12 @@ void init_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       options.memory_budget ? options.memory_budget : default_memory_budget(exec);
   st.budget_bytes = plan.budget;
   st.chunks = 1;
+  const std::uint64_t fixed = panel_fixed_bytes(static_cast<std::uint64_t>(A.num_rows));
+  if (plan.budget <= fixed) {
+    throw ArgumentError("spgemm: the memory budget of " + std::to_string(plan.budget) +
+                        " bytes does not even hold the bookkeeping (" +
+                        std::to_string(fixed) + " bytes) for these operands");
+  }
   if (temps.workspace()) temps.workspace()->set_limit(plan.budget);
 }
 
@@ -160,12 +166,6 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;
-  const std::uint64_t fixed = panel_fixed_bytes(n);
-  if (plan.budget <= fixed) {
-    throw ArgumentError("spgemm: the memory budget of " + std::to_string(plan.budget) +
-                        " bytes does not even hold the bookkeeping (" +
-                        std::to_string(fixed) + " bytes) for these operands");
-  }
 }
 
 }  // namespace libra::impl
