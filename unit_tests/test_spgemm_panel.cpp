@@ -80,7 +80,7 @@ libra::SpgemmOptions binned() {
 }
 
 // The small path (panel_small.hpp) for any A, on every space.
-libra::SpgemmOptions small_path(int table = 1024) {
+libra::SpgemmOptions small_path(int table = 256) {
   auto o = binned();
   o.tuning.small_nnz = std::numeric_limits<std::int64_t>::max();
   o.tuning.small_table = table;
@@ -199,7 +199,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   }
   // The small path on every space, and what happens when a row does not fit
   // its tables (8 slots): the binned path computes the product.
-  for (const int table : {1024, 8}) {
+  for (const int table : {256, 8}) {
     const auto o = small_path(table);
     const auto st = check_product<T>(a, b, o);
     if (takes_small_path(a, b, o)) {

@@ -64,8 +64,8 @@ struct SpgemmOptions {
     // on GPU-style kernels; 0 turns it off. Its count tables have small_table
     // slots per row: a row with more products sends the product to the binned
     // path.
-    std::int64_t small_nnz = 1 << 15;
-    int small_table = 1024;
+    std::int64_t small_nnz = 1 << 17;
+    int small_table = 256;
   } tuning;
 };
 

@@ -8,7 +8,8 @@
 namespace libra {
 
 // Free bytes in the memory space of Exec right now: cudaMemGetInfo on a CUDA
-// device, MemAvailable from /proc/meminfo on the host.
+// device, MemAvailable from /proc/meminfo on the host. A reading is reused for
+// 0.1 s (reading /proc/meminfo costs about as much as a small product).
 std::size_t free_memory_bytes(bool device_is_cuda, int cuda_device);
 
 // The default working-set budget: a quarter of what is free. The rest must hold

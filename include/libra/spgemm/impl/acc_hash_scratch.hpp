@@ -65,23 +65,22 @@ struct HashRowsInScratch {
   // Count, unbinned rows (panel_small.hpp): a row whose products exceed the
   // table is left out (its count stays 0), and the rows' products, largest count
   // and rows left out are added into tally = {products, max count, left out},
-  // one atomic each per team.
+  // one atomic each per team. Once a row was left out the product goes another
+  // way: teams that start later see it and return at once.
   Kokkos::View<std::uint64_t*, mem> tally;
 
   static std::size_t scratch_bytes(int table, int groups, bool tallied = false) {
     const std::size_t n = static_cast<std::size_t>(table) * groups;
     return (Values ? vals_scratch::shmem_size(n) : 0) + keys_scratch::shmem_size(n) +
            (groups == 1 ? prefix_scratch_bytes<Exec>() : 0) +
-           (tallied ? tally_scratch::shmem_size(3 * static_cast<std::size_t>(groups))
+           (tallied ? tally_scratch::shmem_size(3 * static_cast<std::size_t>(groups) + 1)
                     : 0);
   }
 
-  // The team's rows' tallies summed in scratch, then one atomic each.
-  KOKKOS_FUNCTION void add_tally(const Member& m, int g, std::uint64_t p,
-                                 std::uint64_t distinct, bool left_out) const {
-    // After the tables (and the flattening scratch): every thread of the team
-    // took the same scratch so far, so this is the same place for all.
-    const tally_scratch t(m.team_scratch(0), 3 * static_cast<std::size_t>(groups));
+  // The team's rows' tallies summed in scratch `t`, then one atomic each.
+  KOKKOS_FUNCTION void add_tally(const Member& m, const tally_scratch& t, int g,
+                                 std::uint64_t p, std::uint64_t distinct,
+                                 bool left_out) const {
     const auto write = [&] {
       t(3 * g) = p;
       t(3 * g + 1) = distinct;
@@ -120,6 +119,18 @@ struct HashRowsInScratch {
     const auto keys = Kokkos::subview(all, range);
     const auto vals = Kokkos::subview(
         all_vals, Values ? range : Kokkos::make_pair(std::size_t(0), std::size_t(0)));
+    // Unbinned counts: the team's tallies, and whether a row was left out
+    // already (read by one thread, then by all: the team returns as one).
+    const bool tallied = !Fill && tally.extent(0) > 0;
+    const tally_scratch t =
+        tallied
+            ? tally_scratch(m.team_scratch(0), 3 * static_cast<std::size_t>(groups) + 1)
+            : tally_scratch();
+    if (tallied) {
+      Kokkos::single(Kokkos::PerTeam(m), [&] { t(3 * groups) = tally(2); });
+      m.team_barrier();
+      if (t(3 * groups) > 0) return;
+    }
     const bool active = slot < count;
     const std::int64_t i = !active ? 0
                            : rows.extent(0) > 0
@@ -130,7 +141,6 @@ struct HashRowsInScratch {
     // whose products fit the table are counted (products bound the distinct
     // columns), each in the fewest slots that hold its products, so that a
     // table sized for the longest row costs short rows nothing.
-    const bool tallied = !Fill && tally.extent(0) > 0;
     std::uint64_t row_products = 0;
     if (tallied && active) {
       const auto add = [&](const Off e, std::uint64_t& p) {
@@ -189,8 +199,8 @@ struct HashRowsInScratch {
         if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = distinct; });
       }
       if (tallied)
-        add_tally(m, g, active ? row_products : 0, static_cast<std::uint64_t>(distinct),
-                  active && !fits);
+        add_tally(m, t, g, active ? row_products : 0,
+                  static_cast<std::uint64_t>(distinct), active && !fits);
     } else {
       const auto sort = [&](const auto& payload) {
         if (team_bin) {
