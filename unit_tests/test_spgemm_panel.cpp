@@ -80,7 +80,7 @@ libra::SpgemmOptions binned() {
 }
 
 // The small path (panel_small.hpp) for any A, on every space.
-libra::SpgemmOptions small_path(int table = 256) {
+libra::SpgemmOptions small_path(int table = 512) {
   auto o = binned();
   o.tuning.small_nnz = std::numeric_limits<std::int64_t>::max();
   o.tuning.small_table = table;
@@ -98,14 +98,24 @@ std::uint64_t max_row_products(const libra::ref::Matrix& a, const libra::ref::Ma
   return most;
 }
 
-// Whether a one-shot product with options `o` takes the small path: A small
-// enough, GPU-style kernels, and every row's products within the table.
-bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
-                      const libra::SpgemmOptions& o) {
+// Whether a one-shot product with options `o` tries the small path (as
+// panel_small.hpp's wants_small_path decides: A small enough, GPU-style kernels,
+// average rows within a quarter of a table), and whether it then takes it
+// (every row's products within the table).
+bool attempts_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                         const libra::SpgemmOptions& o) {
   if (o.tuning.small_nnz <= 0 || a.rows == 0) return false;
   if (static_cast<std::int64_t>(a.nnz()) > o.tuning.small_nnz) return false;
   if (!libra::LaunchTraits<Exec>::is_gpu && o.dense_accumulator) return false;
-  return max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table);
+  const double per_a = static_cast<double>(a.nnz()) / static_cast<double>(a.rows);
+  const double per_b =
+      b.rows > 0 ? static_cast<double>(b.nnz()) / static_cast<double>(b.rows) : 0;
+  return per_a * per_b <= o.tuning.small_table / 4.0;
+}
+bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                      const libra::SpgemmOptions& o) {
+  return attempts_small_path(a, b, o) &&
+         max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table);
 }
 
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
@@ -197,9 +207,9 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       }
     }
   }
-  // The small path on every space, and what happens when a row does not fit
-  // its tables (8 slots): the binned path computes the product.
-  for (const int table : {256, 8}) {
+  // The small path on every space: taken, given up (a row too long for its
+  // tables: the binned path computes the product), or not tried.
+  for (const int table : {512, 64}) {
     const auto o = small_path(table);
     const auto st = check_product<T>(a, b, o);
     if (takes_small_path(a, b, o)) {
@@ -208,7 +218,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
     } else {
       EXPECT_EQ(st.paths.small, 0u);
-      if (a.rows > 0) EXPECT_GT(st.paths.small_fallback, 0u);
+      EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path(a, b, o));
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
     }
   }
@@ -344,6 +354,27 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
     EXPECT_EQ(in_place.paths.accumulate_in_place, rows);
     EXPECT_EQ(in_place.paths.accumulate_dense, 0u);
   }
+}
+
+// A matrix of short rows and one long one: the small path is tried (the
+// average row is short), gives up on the long row, and the binned path
+// computes the product; the same with the long row within the table.
+TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < 300; ++i) t.emplace_back(i, (7 * i) % 300, 1.0 + i % 5);
+  for (std::int64_t j = 0; j < 300; j += 3) t.emplace_back(17, j, -0.5);  // 100 products
+  const auto a = libra::ref::from_triplets(300, 300, t);
+  const std::uint64_t rows = rows_with_products(a, a);
+  auto o = small_path(64);
+  ASSERT_TRUE(attempts_small_path(a, a, o));
+  auto st = check_product<TypeParam>(a, a, o);
+  EXPECT_EQ(st.paths.small, 0u);
+  EXPECT_GT(st.paths.small_fallback, 0u);
+  EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+  o = small_path(128);
+  st = check_product<TypeParam>(a, a, o);
+  EXPECT_EQ(st.paths.small, 300u);
+  EXPECT_EQ(st.paths.small_fallback, 0u);
 }
 
 // A matrix made only of rows too long for scratch.

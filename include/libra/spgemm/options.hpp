@@ -59,13 +59,14 @@ struct SpgemmOptions {
     // fraction of B's nonzeros; otherwise one bit per product. 1 always packs,
     // 0 never does (tests walk both).
     double host_word_ratio = 0.75;
-    // One-shot products whose A has at most this many nonzeros first try the
-    // small path (impl/panel_small.hpp: three launches, one synchronisation),
-    // on GPU-style kernels; 0 turns it off. Its count tables have small_table
-    // slots per row: a row with more products sends the product to the binned
-    // path.
+    // One-shot products whose A has at most this many nonzeros, and whose
+    // average row of A times average row of B is within a quarter of
+    // small_table, first try the small path (impl/panel_small.hpp: three
+    // launches, one synchronisation) on GPU-style kernels; 0 turns it off. Its
+    // count tables have small_table slots per row: a row with more products
+    // sends the product to the binned path.
     std::int64_t small_nnz = 1 << 17;
-    int small_table = 256;
+    int small_table = 512;
   } tuning;
 };
 

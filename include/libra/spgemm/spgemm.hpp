@@ -74,7 +74,7 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
     auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
     const impl::Temps<mem> temps(workspace);
     bool small = false;
-    if (values_too && impl::wants_small_path<Exec>(A, handle.options())) {
+    if (values_too && impl::wants_small_path<Exec>(A, B, handle.options())) {
       impl::init_panel_plan(exec, plan, A, B, handle.options(), st, temps);
       small = impl::panel_small(exec, plan, A, B, handle.options(), st, temps);
     }

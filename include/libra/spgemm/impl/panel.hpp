@@ -318,9 +318,13 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   Kokkos::Timer timer;
   const std::size_t n = static_cast<std::size_t>(plan.num_rows);
   const auto rp = row_products<Exec, Plan>(A, B);
-  plan.c.row_map = Kokkos::View<Off*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
-      n + 1);
+  // (A small path that gave up left its row_map: a device free and a new
+  // allocation cost more than the product.)
+  if (plan.c.row_map.extent(0) != n + 1) {
+    plan.c.row_map = Kokkos::View<Off*, mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
+        n + 1);
+  }
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) panel_symbolic_host(exec, plan, A, B, st);
   } else {
