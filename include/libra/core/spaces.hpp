@@ -16,6 +16,13 @@ inline constexpr bool can_access =
 
 namespace impl {
 
+// The 64-bit counter type of atomics. CUDA adds and maxes `unsigned long long`
+// natively; std::uint64_t is `unsigned long` on Linux, for which Kokkos 3.4
+// falls back to compare-and-swap loops, which serialise under contention (a
+// counter hit once by each of 1,700 teams took 0.8 ms on an H100).
+using atomic_u64 = unsigned long long;
+static_assert(sizeof(atomic_u64) == 8, "64-bit counters");
+
 // Portable 64-bit population count for kernels.
 KOKKOS_INLINE_FUNCTION int popcount64(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)

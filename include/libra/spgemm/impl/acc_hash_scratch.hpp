@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "libra/algorithms/team_sort.hpp"
+#include "libra/core/spaces.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 
 namespace libra::impl {
@@ -67,7 +68,7 @@ struct HashRowsInScratch {
   // and rows left out are added into tally = {products, max count, left out},
   // one atomic each per team. Once a row was left out the product goes another
   // way: teams that start later see it and return at once.
-  Kokkos::View<std::uint64_t*, mem> tally;
+  Kokkos::View<atomic_u64*, mem> tally;
 
   static std::size_t scratch_bytes(int table, int groups, bool tallied = false) {
     const std::size_t n = static_cast<std::size_t>(table) * groups;
@@ -99,9 +100,9 @@ struct HashRowsInScratch {
         most = t(3 * r + 1) > most ? t(3 * r + 1) : most;
         out += t(3 * r + 2);
       }
-      if (sum) Kokkos::atomic_add(&tally(0), sum);
-      if (most) Kokkos::atomic_fetch_max(&tally(1), most);
-      if (out) Kokkos::atomic_add(&tally(2), out);
+      if (sum) Kokkos::atomic_add(&tally(0), static_cast<atomic_u64>(sum));
+      if (most) Kokkos::atomic_fetch_max(&tally(1), static_cast<atomic_u64>(most));
+      if (out) Kokkos::atomic_add(&tally(2), static_cast<atomic_u64>(out));
     });
   }
 

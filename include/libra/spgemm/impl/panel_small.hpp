@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "libra/core/launch_traits.hpp"
+#include "libra/core/spaces.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
@@ -94,8 +95,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
 
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
   // tally = {products, longest row of C, rows left out, nnz(C)}: one read-back.
-  auto tally = temps.template view<std::uint64_t>("libra::spgemm::small::tally", 4);
-  Kokkos::deep_copy(exec, tally, std::uint64_t(0));
+  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 4);
+  Kokkos::deep_copy(exec, tally, atomic_u64(0));
   launch("libra::spgemm::small::count",
          Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
   auto row_map = Kokkos::View<Off*, mem>(

@@ -8,6 +8,7 @@
 
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/core/launch_traits.hpp"
+#include "libra/core/spaces.hpp"
 #include "libra/format/impl/compressed.hpp"
 #include "libra/util/host_copy.hpp"
 #include "libra/util/workspace.hpp"
@@ -91,9 +92,8 @@ struct UnstableBinPass {
   using mem = typename Exec::memory_space;
   using counts_scratch = Kokkos::View<unsigned*, typename Exec::scratch_memory_space,
                                       Kokkos::MemoryUnmanaged>;
-  using weights_scratch =
-      Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
-                   Kokkos::MemoryUnmanaged>;
+  using weights_scratch = Kokkos::View<atomic_u64*, typename Exec::scratch_memory_space,
+                                       Kokkos::MemoryUnmanaged>;
   // Rows per team: few, so that a pass whose bin_of does real work (the panel's
   // pre-analysis) spreads over the whole device; each team adds to the global
   // counts once per bin.
@@ -102,7 +102,7 @@ struct UnstableBinPass {
   std::int64_t n = 0;
   // Count pass: per bin its rows (0 .. Bins) and weights (Bins .. 2 Bins);
   // place pass: per bin the next free position.
-  Kokkos::View<std::uint64_t*, mem> cursor;
+  Kokkos::View<atomic_u64*, mem> cursor;
   Kokkos::View<std::uint8_t*, mem> keys;   // each row's bin
   Kokkos::View<std::uint32_t*, mem> rows;  // place pass only
   bool place = false;
@@ -125,17 +125,17 @@ struct UnstableBinPass {
                                  ? begin + static_cast<std::int64_t>(tile)
                                  : n;
     if (!place) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end),
-                           [&](const std::int64_t i) {
-                             const BinKey k = bin_key(bin_of(i));
-                             keys(i) = static_cast<std::uint8_t>(k.bin);
-                             Kokkos::atomic_add(&local(k.bin), 1u);
-                             if (k.weight) Kokkos::atomic_add(&weights(k.bin), k.weight);
-                           });
+      Kokkos::parallel_for(
+          Kokkos::TeamThreadRange(m, begin, end), [&](const std::int64_t i) {
+            const BinKey k = bin_key(bin_of(i));
+            keys(i) = static_cast<std::uint8_t>(k.bin);
+            Kokkos::atomic_add(&local(k.bin), 1u);
+            if (k.weight)
+              Kokkos::atomic_add(&weights(k.bin), static_cast<atomic_u64>(k.weight));
+          });
       m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
-        if (local(b))
-          Kokkos::atomic_add(&cursor(b), static_cast<std::uint64_t>(local(b)));
+        if (local(b)) Kokkos::atomic_add(&cursor(b), static_cast<atomic_u64>(local(b)));
         if (weights(b)) Kokkos::atomic_add(&cursor(Bins + b), weights(b));
       });
       return;
@@ -146,7 +146,7 @@ struct UnstableBinPass {
     m.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
       base(b) = local(b) ? static_cast<unsigned>(Kokkos::atomic_fetch_add(
-                               &cursor(b), static_cast<std::uint64_t>(local(b))))
+                               &cursor(b), static_cast<atomic_u64>(local(b))))
                          : 0u;
       local(b) = 0;
     });
@@ -173,9 +173,9 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   bins.rows = temps.template view<std::uint32_t>("libra::bins::rows", n);
   if (n == 0) return bins;
   const TempsFrame<mem> frame(temps);
-  auto cursor = temps.template view<std::uint64_t>("libra::bins::cursor", 2 * Bins);
+  auto cursor = temps.template view<atomic_u64>("libra::bins::cursor", 2 * Bins);
   auto keys = temps.template view<std::uint8_t>("libra::bins::keys", n);
-  Kokkos::deep_copy(exec, cursor, std::uint64_t(0));
+  Kokkos::deep_copy(exec, cursor, atomic_u64(0));
   const int league = static_cast<int>((n + Pass::tile - 1) / Pass::tile);
   const int threads = LaunchTraits<Exec>::team_threads(256);
   Pass pass{bin_of, num_rows, cursor, keys, bins.rows, false};

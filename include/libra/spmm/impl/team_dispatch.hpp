@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "libra/core/launch_traits.hpp"
+#include "libra/core/spaces.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
 #include "libra/spmm/options.hpp"
 
@@ -88,7 +89,7 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     Kokkos::View<int*, mem> dense_count(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::dense_count"),
         panels);
-    Kokkos::View<std::uint64_t[2], mem> counters("libra::spmm::stage_counters");
+    Kokkos::View<atomic_u64[2], mem> counters("libra::spmm::stage_counters");
     using Plan = SpmmStagePlan<Exec, AType>;
     Kokkos::parallel_for(
         "libra::spmm::stage_plan",

@@ -20,6 +20,7 @@
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/algorithms/team_sort.hpp"
+#include "libra/core/spaces.hpp"
 
 namespace libra::impl {
 
@@ -57,7 +58,7 @@ struct SpmmStagePlan {
   PanelBounds<Exec> bounds;
   Kokkos::View<O**, Kokkos::LayoutRight, mem> dense;  // panels x capacity
   Kokkos::View<int*, mem> dense_count;                // panels
-  Kokkos::View<std::uint64_t[2], mem> counters;       // staged rows, staged reads
+  Kokkos::View<atomic_u64[2], mem> counters;          // staged rows, staged reads
   int key_capacity;                                   // a power of two >= panel nonzeros
   int capacity;
   O pad;  // sorts after every column index
@@ -110,8 +111,8 @@ struct SpmmStagePlan {
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       dense_count(t) = staged;
       if (staged > 0) {
-        Kokkos::atomic_add(&counters(0), static_cast<std::uint64_t>(staged));
-        Kokkos::atomic_add(&counters(1), reads);
+        Kokkos::atomic_add(&counters(0), static_cast<atomic_u64>(staged));
+        Kokkos::atomic_add(&counters(1), static_cast<atomic_u64>(reads));
       }
     });
   }
