@@ -185,7 +185,7 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   Kokkos::parallel_for("libra::bins::count", light_launch(policy), pass);
   const auto counts = host_copy(exec, cursor);
   // Not a mirror view: its initialisation would wake the host threads.
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> starts(
+  Kokkos::View<atomic_u64*, Kokkos::HostSpace> starts(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("libra::bins::starts")),
       Bins);
   std::size_t at = 0;
