@@ -80,8 +80,8 @@ void launch_hash_bin(
     const Values& c_val) {
   const auto& bin = plan.shape.bin[b];
   const int groups = bin.in(phase).groups;
-  F f{rp,     bins.rows, bins.begin[b],  bins.size(b), bin.table,
-      groups, unique,    plan.c.row_map, plan.c.col,   c_val};
+  F f{rp,     bins.rows,      bins.begin[b], bins.size(b), bin.table, groups,
+      unique, plan.c.row_map, plan.c.col,    c_val,        {}};
   launch_scratch_bin(exec, label, plan.shape, b, phase, bins.size(b),
                      F::scratch_bytes(bin.table, groups), f);
 }
