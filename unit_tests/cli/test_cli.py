@@ -821,10 +821,11 @@ class Demo(unittest.TestCase):
                            env=dict(ENV, LIBRA_CLI=LIBRA), timeout=600)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         out = p.stdout
-        self.assertIn("Kokkos Kernels is faster today", out)
+        self.assertIn("Libra's default (`auto`) is the row-panel algorithm", out)
         self.assertIn("GFLOP/s is 2 x products", out)
         self.assertIn("== libra spgemm %s: C = A*A^T (A is 27 x 51, not square)" % rect, out)
-        self.assertIn("== libra spgemm %s: C = A*A by Libra's lbGEMM" % square, out)
+        self.assertIn("== libra spgemm %s: C = A*A by Libra (its default algorithm)" % square, out)
+        self.assertIn("C = A * A with panel on", out)
         self.assertNotIn("C = A*A by", out.split("== libra info " + square)[0])
         # simrank refuses the rectangular file; the demo says so and goes on.
         first, second = out.split("== libra info " + square)
