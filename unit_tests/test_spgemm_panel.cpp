@@ -415,6 +415,43 @@ TEST(SpgemmPanelHost, UnsortedColumnsWhenAllowed) {
   }
 }
 
+// Rows of C sparse in a wide range: the host fill reads their words in order
+// off the word flags, or sorts them (span 0), with packed words and without;
+// pattern and values exact either way. Each row of C here has about 24 columns
+// among 30,000 (469 words): too spread for a scan of the range, close enough for
+// the flags (8 flag words).
+TEST(SpgemmPanelHost, WordFlagsOrSortedWords) {
+  const auto a = libra::ref::random(400, 20000, 6, 93, 0.0);
+  const auto b = libra::ref::random(20000, 30000, 4, 94, 0.0);
+  const std::uint64_t rows = rows_with_products(a, b);
+  for (const double ratio : {1.0, 0.0}) {
+    for (const int span : {0, 4, 1 << 20}) {
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        auto o = panel();
+        o.tuning.host_word_ratio = ratio;
+        o.tuning.host_flag_span = span;
+        const auto st = check_product<Types<double, int, int>>(a, b, o, calls);
+        if (libra::LaunchTraits<Exec>::is_gpu) {
+          EXPECT_EQ(st.paths.host_word_flags, 0u);
+          continue;
+        }
+        EXPECT_EQ(st.paths.host_dense, rows);
+        if (span == 0) {
+          EXPECT_EQ(st.paths.host_word_flags, 0u);
+        } else {
+          EXPECT_GT(st.paths.host_word_flags, rows / 2);
+        }
+      }
+    }
+  }
+  // Unsorted rows take the words as they came: no flags.
+  auto o = panel();
+  o.sort_columns = false;
+  o.tuning.host_flag_span = 1 << 20;
+  const auto st = check_product<Types<double, int, int>>(a, b, o);
+  EXPECT_EQ(st.paths.host_word_flags, 0u);
+}
+
 // B whose rows list their columns out of order (a user's matrix may): the
 // packed words of a row then repeat words, and every path must still be exact.
 // Columns within 64 of each other are swapped, so packing sees runs interleave.

@@ -59,6 +59,11 @@ struct SpgemmOptions {
     // fraction of B's nonzeros; otherwise one bit per product. 1 always packs,
     // 0 never does (tests walk both).
     double host_word_ratio = 0.75;
+    // The host fill reads a sparse row's touched words in column order off a
+    // bitmap with a bit per word when that bitmap's words to scan are at most
+    // host_flag_span per touched word (plus 4); otherwise it sorts the words.
+    // 0 always sorts; a large value always scans (tests walk both).
+    int host_flag_span = 4;
     // One-shot products whose A has at most this many nonzeros, and whose
     // average row of A times average row of B is within a quarter of
     // small_table, first try the small path (impl/panel_small.hpp: three
@@ -83,6 +88,7 @@ struct SpgemmPathCounts {
       0;                         // of those, with the bitmap in team scratch (panel)
   std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)
   std::uint64_t host_packed_words = 0;  // of those, marked with B packed in words
+  std::uint64_t host_word_flags = 0;    // of those, filled in order off word flags
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

@@ -7,8 +7,10 @@
 //            per-product test, and on FEM-like matrices a tenth of the steps;
 //   count:   the popcounts of the touched words;
 //   fill:    C's columns read off the bitmap in column order: a scan of the
-//            touched range when it is dense, else the touched words sorted
-//            (few: a word holds up to 64 columns) and read one by one;
+//            touched range when it is dense; else, when the row's words lie
+//            close enough, a scan of a second bitmap with a bit per touched
+//            word; else the touched words sorted (few: a word holds up to 64
+//            columns) and read one by one;
 //   fill with values (a one-shot product): first every product is added into
 //            the dense array (a plain scatter: the columns of one row of B
 //            differ, so nothing waits on the previous add), then the fill
@@ -48,7 +50,11 @@ struct HostDenseRows {
   enum class Phase { fill, fill_values, numeric };  // the count has its own operator
   template <class T>
   using PerThread = Kokkos::View<T**, Kokkos::LayoutRight, mem>;
-  using value_type = std::uint64_t;  // the count pass's reduction: rows with products
+  // The reductions: rows with products (count), rows read off `flags` (fill).
+  using value_type = std::uint64_t;
+  struct Fill {};  // the fill pass's work tag
+  // How the fill reads a row's touched words in column order.
+  enum class Order { range, flags, sort };
 
   RowProducts<S, O, Off, mem> products;
   ColumnWords<O, Off, mem> words;
@@ -56,6 +62,8 @@ struct HostDenseRows {
   Phase phase = Phase::fill;
   bool sort = true;
   PerThread<std::uint64_t> seen;             // column bits, 0 between rows
+  PerThread<std::uint64_t> flags;            // fill: a bit per touched word of seen
+  int flag_span = 4;                         // SpgemmOptions::Tuning::host_flag_span
   PerThread<O> touched;                      // the words a row touched
   PerThread<O> columns;                      // fill without packed words: C's row
   PerThread<S> sums;                         // fill_values, numeric: 0 between rows
@@ -64,10 +72,11 @@ struct HostDenseRows {
   Kokkos::View<O*, mem> c_col;               // fill (written), numeric (read)
   Kokkos::View<S*, mem> c_val;               // fill_values, numeric
 
-  // ORs row i's runs into `bits`; returns the touched words in `list` and their
-  // range [lo, hi].
+  // ORs row i's runs into `bits` (and, with Flag, each touched word's bit into
+  // `flag`); returns the touched words in `list` and their range [lo, hi].
+  template <bool Flag>
   std::size_t mark(std::int64_t i, std::uint64_t* bits, O* list, std::uint64_t& lo,
-                   std::uint64_t& hi) const {
+                   std::uint64_t& hi, std::uint64_t* flag) const {
     std::size_t n = 0;
     const Off* a_rm = products.a_row_map.data();
     const O* a_col = products.a_col.data();
@@ -82,6 +91,9 @@ struct HostDenseRows {
                                         lo = w < lo ? w : lo;
                                         hi = w > hi ? w : hi;
                                         bits[w] = old | m;
+                                        if constexpr (Flag) {
+                                          flag[w >> 6] |= std::uint64_t(1) << (w & 63);
+                                        }
                                       });
     }
     return n;
@@ -102,10 +114,37 @@ struct HostDenseRows {
     }
   }
 
+  // Range: the touched words are dense in [lo, hi]. Flags: the flag words to
+  // scan are few beside the touched words (flag_span of them per touched word,
+  // plus 4). Sort: otherwise (a sort of n words costs about n log n steps).
+  Order order_of(std::size_t n, std::uint64_t lo, std::uint64_t hi) const {
+    if (!sort) return Order::sort;  // unsorted rows: the list as it came
+    if (hi - lo + 1 <= 2 * n) return Order::range;
+    const std::uint64_t span = (hi >> 6) - (lo >> 6) + 1;
+    return span <= static_cast<std::uint64_t>(flag_span) * (n + 4) ? Order::flags
+                                                                   : Order::sort;
+  }
+
+  // Calls f(w) for each flagged word in [lo, hi], in order, clearing the flags.
+  template <class F>
+  static void for_flagged(std::uint64_t* flag, std::uint64_t lo, std::uint64_t hi,
+                          const F& f) {
+    for (std::uint64_t s = lo >> 6; s <= hi >> 6; ++s) {
+      std::uint64_t x = flag[s];
+      flag[s] = 0;
+      for (; x; x &= x - 1) f(s * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
+    }
+  }
+
+  static void clear_flags(std::uint64_t* flag, std::uint64_t lo, std::uint64_t hi) {
+    for (std::uint64_t s = lo >> 6; s <= hi >> 6; ++s) flag[s] = 0;
+  }
+
   // The fill without packed words: one pass over the products adds each value
   // (with `sum`) and lists each new column, branch-free; the list is sorted, or
   // read off the bitmap in column order when the row is dense in its range.
-  void fill_columns(std::int64_t i, std::uint64_t* bits, O* list, S* sum) const {
+  Order fill_columns(std::int64_t i, std::uint64_t* bits, std::uint64_t* flag, O* list,
+                     S* sum) const {
     const Off* a_rm = products.a_row_map.data();
     const O* a_col = products.a_col.data();
     const S* a_val = products.a_val.data();
@@ -124,6 +163,7 @@ struct HostDenseRows {
         const std::uint64_t m = std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63);
         const std::uint64_t old = bits[w];
         bits[w] = old | m;
+        flag[w >> 6] |= std::uint64_t(1) << (w & 63);
         list[n] = j;
         n += (old & m) == 0;
         lo = w < lo ? w : lo;
@@ -132,21 +172,29 @@ struct HostDenseRows {
     }
     const Off base = c_row_map(i);
     O* out = c_col.data() + base;
-    if (n > 0 && sort && hi - lo + 1 <= 2 * n) {
-      std::size_t t = 0;
-      for (std::uint64_t w = lo; w <= hi; ++w) {
-        std::uint64_t x = bits[w];
-        bits[w] = 0;
-        for (; x; x &= x - 1) {
-          out[t++] =
-              static_cast<O>(w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
-        }
+    std::size_t written = 0;
+    const auto emit = [&](const std::uint64_t w) {
+      std::uint64_t x = bits[w];
+      bits[w] = 0;
+      for (; x; x &= x - 1) {
+        out[written++] =
+            static_cast<O>(w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
       }
+    };
+    // Orders by the words the row touched: at most one per column listed.
+    const Order order = n > 0 ? order_of(n, lo, hi) : Order::sort;
+    if (order == Order::range) {
+      for (std::uint64_t w = lo; w <= hi; ++w) emit(w);
+      clear_flags(flag, lo, hi);
+    } else if (order == Order::flags) {
+      for_flagged(flag, lo, hi, emit);
     } else {
       if (sort) sort_few(list, n);
-      for (std::size_t t = 0; t < n; ++t) {
-        out[t] = list[t];
-        bits[static_cast<std::uint64_t>(list[t]) >> 6] = 0;
+      for (std::size_t q = 0; q < n; ++q) {
+        const auto w = static_cast<std::uint64_t>(list[q]) >> 6;
+        out[q] = list[q];
+        bits[w] = 0;
+        flag[w >> 6] = 0;
       }
     }
     if (sum) {
@@ -156,6 +204,7 @@ struct HostDenseRows {
         sum[out[t]] = S(0);
       }
     }
+    return order;
   }
 
   // The count pass: also counts the rows with products into `rows`.
@@ -165,7 +214,7 @@ struct HostDenseRows {
     std::uint64_t* bits = &seen(id, 0);
     O* list = &touched(id, 0);
     std::uint64_t lo = ~std::uint64_t(0), hi = 0;
-    const std::size_t nt = mark(i, bits, list, lo, hi);
+    const std::size_t nt = mark<false>(i, bits, list, lo, hi, nullptr);
     std::uint64_t n = 0;
     for (std::size_t t = 0; t < nt; ++t) {
       n += static_cast<std::uint64_t>(popcount64(bits[list[t]]));
@@ -176,33 +225,38 @@ struct HostDenseRows {
     token.release(id);
   }
 
-  // The fill and numeric passes.
+  // The numeric pass: C's known row gathers its sums.
   void operator()(const std::int64_t i) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1)) return;
     const int id = token.acquire();
-    if (phase == Phase::numeric) {
-      S* sum = &sums(id, 0);
-      scatter(i, sum);
-      S* val = c_val.data();
-      const O* col = c_col.data();
-      for (Off p = c_row_map(i); p < c_row_map(i + 1); ++p) {
-        val[p] = sum[col[p]];
-        sum[col[p]] = S(0);
-      }
-      token.release(id);
-      return;
+    S* sum = &sums(id, 0);
+    scatter(i, sum);
+    S* val = c_val.data();
+    const O* col = c_col.data();
+    for (Off p = c_row_map(i); p < c_row_map(i + 1); ++p) {
+      val[p] = sum[col[p]];
+      sum[col[p]] = S(0);
     }
+    token.release(id);
+  }
+
+  // The fill pass (with C's values in phase fill_values); counts the rows it
+  // read off the flags into `flagged`.
+  void operator()(Fill, const std::int64_t i, std::uint64_t& flagged) const {
+    if (products.a_row_map(i) == products.a_row_map(i + 1)) return;
+    const int id = token.acquire();
     std::uint64_t* bits = &seen(id, 0);
-    O* list = &touched(id, 0);
-    std::uint64_t lo = ~std::uint64_t(0), hi = 0;
+    std::uint64_t* flag = &flags(id, 0);
+    const bool values = phase == Phase::fill_values;
+    S* sum = values ? &sums(id, 0) : nullptr;
+    Order order = Order::sort;
     if (!Packed) {
-      fill_columns(i, bits, &columns(id, 0),
-                   phase == Phase::fill_values ? &sums(id, 0) : nullptr);
+      order = fill_columns(i, bits, flag, &columns(id, 0), sum);
     } else {
-      const bool values = phase == Phase::fill_values;
-      S* sum = values ? &sums(id, 0) : nullptr;
       if (values) scatter(i, sum);
-      const std::size_t nt = mark(i, bits, list, lo, hi);
+      O* list = &touched(id, 0);
+      std::uint64_t lo = ~std::uint64_t(0), hi = 0;
+      const std::size_t nt = mark<true>(i, bits, list, lo, hi, flag);
       const Off base = c_row_map(i);
       O* out = c_col.data() + base;
       S* val = values ? c_val.data() + base : nullptr;
@@ -222,15 +276,24 @@ struct HostDenseRows {
           x &= x - 1;
         }
       };
-      if (nt > 0 && sort && hi - lo + 1 <= 2 * nt) {
+      order = nt > 0 ? order_of(nt, lo, hi) : Order::sort;
+      if (order == Order::range) {
         for (std::uint64_t w = lo; w <= hi; ++w) {
           if (bits[w]) emit(w);
         }
+        clear_flags(flag, lo, hi);
+      } else if (order == Order::flags) {
+        for_flagged(flag, lo, hi, emit);
       } else {
         if (sort) sort_few(list, nt);
-        for (std::size_t t = 0; t < nt; ++t) emit(static_cast<std::uint64_t>(list[t]));
+        for (std::size_t t = 0; t < nt; ++t) {
+          const auto w = static_cast<std::uint64_t>(list[t]);
+          emit(w);
+          flag[w >> 6] = 0;
+        }
       }
     }
+    flagged += order == Order::flags;
     token.release(id);
   }
 };

@@ -262,6 +262,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.seen = plan.temps.template view2<std::uint64_t>(
         "libra::spgemm::panel::seen", workers, per_thread_entries<std::uint64_t>(words));
     Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
+    f.flags = plan.temps.template view2<std::uint64_t>(
+        "libra::spgemm::panel::flags", workers,
+        per_thread_entries<std::uint64_t>((words + 63) / 64));
+    Kokkos::deep_copy(exec, f.flags, std::uint64_t(0));
+    f.flag_span = plan.host_flag_span;
     // One entry more than words: mark() writes an entry before it knows it is new.
     f.touched = plan.temps.template view2<O>("libra::spgemm::panel::touched", workers,
                                              per_thread_entries<O>(words + 1));
@@ -295,7 +300,14 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       f.c_val = plan.c_values;
       st.paths.accumulate_host_dense += rows;
     }
-    Kokkos::parallel_for("libra::spgemm::panel::fill_dense", policy, f);
+    std::uint64_t flagged = 0;
+    Kokkos::parallel_reduce(
+        "libra::spgemm::panel::fill_dense",
+        Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
+                            Kokkos::IndexType<std::int64_t>, typename F::Fill>(
+            exec, 0, static_cast<std::int64_t>(plan.num_rows)),
+        f, flagged);
+    st.paths.host_word_flags += flagged;
   };
   if (w.packed) {
     run(std::true_type{});

@@ -39,6 +39,7 @@ struct PanelPlan {
   // phase's bins.
   bool host_dense = false;
   double host_word_ratio = 0;  // SpgemmOptions::Tuning::host_word_ratio
+  int host_flag_span = 0;      // SpgemmOptions::Tuning::host_flag_span
   std::size_t rows_with_products = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
   RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
@@ -62,9 +63,13 @@ struct PanelPlan {
 // most (values, and per 64 columns a bitmap word and a touched-word entry).
 template <class Exec, class S, class O>
 std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
+  // Per thread: sums, the column list (fills without packed words), the
+  // column bits, the touched words and their flags.
   const std::uint64_t words = (columns + 63) / 64;
   return LaunchTraits<Exec>::concurrent_workers(exec) *
-         (columns * sizeof(S) + words * (sizeof(std::uint64_t) + sizeof(O)));
+         (columns * (sizeof(S) + sizeof(O)) +
+          words * (sizeof(std::uint64_t) + sizeof(O)) +
+          (words / 64 + 1) * sizeof(std::uint64_t));
 }
 
 // Bytes of the plan's per-row arrays and the symbolic phase's temporaries: row
@@ -125,6 +130,7 @@ void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         panel_host_dense_bytes<Exec, S, O>(
             exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
+    plan.host_flag_span = options.tuning.host_flag_span;
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
