@@ -215,24 +215,10 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
     }
     std::fprintf(report, "; preparing (conversion, partition) %.3f ms\n",
                  t.prepare_seconds * 1e3);
-    if (args.check) {
-      std::fprintf(report,
-                   "check against the reference oracle: %s (largest error %.3g relative "
-                   "to the entry's sum of |a * x|)\n",
-                   check.c_str(), check_error);
-    }
+    if (args.check) print_check(report, check, check_error);
   }
   std::fflush(report);
-  if (out) {
-    try {
-      Progress progress("writing " + out.file->path());
-      io::write_matrix_market(*out.file, Y);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
-    }
-  }
-  if (args.check && check != "ok")
-    throw Failure(exit_failure, "y differs from the reference oracle's product");
+  write_y(args, out, Y, check);
   return exit_ok;
 }
 

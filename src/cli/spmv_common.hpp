@@ -3,6 +3,7 @@
 // under mpirun (spmv_dist.cpp): the arguments, x, and the oracle check.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ inline double median(std::vector<double> v) {
 
 // x from --x, or generated (GenerateX); checks its rows against A's columns.
 DenseMatrix read_x(const SpmvArgs& args, std::int64_t cols);
+
+// The summary's line for --check.
+void print_check(std::FILE* stream, const std::string& check, double error);
+
+// Writes y where -o asked, then fails (exit 1) when the --check did.
+void write_y(const SpmvArgs& args, Output& out, const DenseMatrix& Y,
+             const std::string& check);
 
 // The runs of `libra spmv`: one process (spmv.cpp) or every MPI rank
 // (spmv_dist.cpp, when an MPI launcher started the tool).

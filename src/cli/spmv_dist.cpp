@@ -243,24 +243,10 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
                  s.convert_seconds * 1e3, s.partition_seconds * 1e3,
                  s.distribute_seconds * 1e3, s.local_offsets_seconds * 1e3,
                  run.x_seconds * 1e3);
-    if (args.check) {
-      std::fprintf(stream,
-                   "check against the reference oracle: %s (largest error %.3g relative "
-                   "to the entry's sum of |a * x|)\n",
-                   check.c_str(), check_error);
-    }
+    if (args.check) print_check(stream, check, check_error);
   }
   std::fflush(stream);
-  if (out) {
-    try {
-      Progress progress("writing " + out.file->path());
-      io::write_matrix_market(*out.file, Y);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
-    }
-  }
-  if (args.check && check != "ok")
-    throw Failure(exit_failure, "y differs from the reference oracle's product");
+  write_y(args, out, Y, check);
 }
 
 template <class O>
