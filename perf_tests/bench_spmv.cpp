@@ -7,6 +7,10 @@
 //   spmv/<matrix>/libra_pcsr4      libra::spmv_partitioned, 4 nnz-balanced pCSR parts,
 //                                  partial results merged (one process)
 //   spmv/<matrix>/kokkos_kernels   KokkosSparse::spmv on the same CSR (the baseline)
+//   spmv/<matrix>/copy             Kokkos::deep_copy of as many bytes as CSR's least
+//                                  traffic (half read, half written): the memory's
+//                                  copy bandwidth in the same run, what SpMV's GB/s
+//                                  compares with
 // on the matrices of bench_spgemm (the shared folder and R-MAT graphs). Each case
 // first checks y against the reference oracle (each entry within 1e-9 of its sum of
 // |a * x|); a wrong result is reported as "wrong: ...", never as a time. GB/s is
@@ -37,9 +41,10 @@ namespace libra::bench {
 
 namespace {
 
-enum class Algorithm { csr, csc, coo, ell, pcsr4, kokkos_kernels };
+enum class Algorithm { csr, csc, coo, ell, pcsr4, kokkos_kernels, copy };
 constexpr Algorithm all[] = {Algorithm::csr, Algorithm::csc,   Algorithm::coo,
-                             Algorithm::ell, Algorithm::pcsr4, Algorithm::kokkos_kernels};
+                             Algorithm::ell, Algorithm::pcsr4, Algorithm::kokkos_kernels,
+                             Algorithm::copy};
 
 const char* name_of(Algorithm a) {
   switch (a) {
@@ -55,6 +60,8 @@ const char* name_of(Algorithm a) {
       return "libra_pcsr4";
     case Algorithm::kokkos_kernels:
       return "kokkos_kernels";
+    case Algorithm::copy:
+      return "copy";
   }
   return "?";
 }
@@ -80,6 +87,32 @@ struct Case {
   std::string path;
 };
 Case current_case;
+
+// CSR's least traffic for y = A * x: values, column indices, row offsets, x
+// read, y written.
+double spmv_bytes(const Matrix& A) {
+  return static_cast<double>(A.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
+         static_cast<double>(A.num_rows + 1) * sizeof(Offset) +
+         static_cast<double>(A.num_rows + A.num_cols) * sizeof(Scalar);
+}
+
+// The copy case: source and destination of half of spmv_bytes each.
+struct CopyBuffers {
+  Vector from, to;
+};
+std::shared_ptr<CopyBuffers> copy_buffers;
+
+// "" when the copy is exact.
+std::string check_copy() {
+  const auto from =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), copy_buffers->from);
+  const auto to =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), copy_buffers->to);
+  for (std::size_t i = 0; i < from.extent(0); ++i) {
+    if (from(i) != to(i)) return "wrong: copy differs at " + std::to_string(i);
+  }
+  return "";
+}
 
 std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& path) {
   const Vector x = p.x, y = p.y;
@@ -119,6 +152,19 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
         const Kokkos::View<const Scalar*, Device> xc = x;
         KokkosSparse::spmv("N", 1.0, K, xc, 0.0, y);
       };
+    case Algorithm::copy: {
+      path = "copy";
+      const auto n = static_cast<std::size_t>(spmv_bytes(p.A) / (2 * sizeof(Scalar)));
+      copy_buffers = std::make_shared<CopyBuffers>();
+      copy_buffers->from = Vector("bench::copy_from", n);
+      copy_buffers->to = Vector("bench::copy_to", n);
+      auto host = Kokkos::create_mirror_view(copy_buffers->from);
+      for (std::size_t i = 0; i < n; ++i) host(i) = static_cast<Scalar>(i % 1000);
+      Kokkos::deep_copy(copy_buffers->from, host);
+      return [b = copy_buffers] {
+        Kokkos::deep_copy(Exec(), b->to, b->from);
+      };
+    }
   }
   throw ArgumentError("unknown algorithm");
 }
@@ -163,7 +209,11 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a) 
     current_case.multiply = make_multiply(a, p, current_case.path);
     current_case.multiply();
     Exec().fence();
-    if (const auto why = check_y(p); !why.empty()) current_case.error = "wrong: " + why;
+    if (a == Algorithm::copy) {
+      current_case.error = check_copy();
+    } else if (const auto why = check_y(p); !why.empty()) {
+      current_case.error = "wrong: " + why;
+    }
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }
@@ -180,21 +230,20 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, Algorithm a) {
   for (auto _ : state) {
     state.SetIterationTime(time_on_device(Exec(), current_case.multiply));
   }
-  const double bytes =
-      static_cast<double>(p.A.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
-      static_cast<double>(p.A.num_rows + 1) * sizeof(Offset) +
-      static_cast<double>(p.A.num_rows + p.A.num_cols) * sizeof(Scalar);
-  add_gbytes(state, bytes);
-  add_gflops(state, static_cast<std::uint64_t>(p.A.nnz()));
+  add_gbytes(state, spmv_bytes(p.A));
+  if (a != Algorithm::copy) add_gflops(state, static_cast<std::uint64_t>(p.A.nnz()));
   add_value(state, "rows", p.A.num_rows);
   add_value(state, "nnz_A", static_cast<double>(p.A.nnz()));
-  state.SetLabel("kind=" + p.spec.kind + ";check=oracle;path=" + current_case.path);
+  state.SetLabel("kind=" + p.spec.kind +
+                 (a == Algorithm::copy ? ";check=exact" : ";check=oracle") +
+                 ";path=" + current_case.path);
 }
 
 }  // namespace
 
 void release_benchmarks() {
   current_case = Case();
+  copy_buffers.reset();
   current_problem.reset();
 }
 

@@ -123,7 +123,7 @@ def report(args):
     for r in rows:
         it = r["seconds"]
         out.append("| `%s` | %s | %s | %d | %s | %s | %s | %s | %.1f | %s | %.1f | %s | %s | %s "
-                   "| %.0f | %s |" % (
+                   "| %.3g | %s |" % (
                        r["case"], r["partition"], r["version"], r["ranks"], ms(it),
                        ms(r["compute_seconds"]), ms(r["wait_seconds"]),
                        ms(r["merge_seconds"]), 100 * r["merge_seconds"] / it if it else 0,
