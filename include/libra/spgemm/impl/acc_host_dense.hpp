@@ -16,8 +16,9 @@
 //            differ, so nothing waits on the previous add), then the fill
 //            reads each column's sum as it writes the column;
 //   numeric: the same scatter, then C's known row gathers its sums.
-// No phase sorts columns or searches for them. Launched on host spaces only
-// (if constexpr at the call), so the operators are plain host code.
+// No phase searches for columns; only rows too spread for both scans sort
+// their touched words (their columns, without packed words). Launched on host
+// spaces only (if constexpr at the call), so the operators are plain host code.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
