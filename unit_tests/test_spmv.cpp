@@ -174,6 +174,13 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
           EXPECT_EQ(st.path, SpmvPath::scale_only);
         } else {
           expect_path(st.path, f, tail, o);
+          if (st.path == SpmvPath::csc_scatter) {
+            // Plain adds where forced, or where one host thread runs it all.
+            const bool one_thread =
+                !libra::LaunchTraits<Exec>::is_gpu && Exec().concurrency() == 1;
+            EXPECT_EQ(st.plain_adds, o.tuning.plain_adds > 0 ||
+                                         (o.tuning.plain_adds == 0 && one_thread));
+          }
         }
       });
 }
@@ -186,6 +193,18 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     check_format<S, Right, true>(a, f, 1, alpha, beta, o);  // x, y strided
     check_format<S, Left, false>(a, f, 3, alpha, beta, o);
     check_format<S, Right, false>(a, f, 8, alpha, beta, o);
+  }
+  // The atomic scatter with plain adds, forced, over one segment (a single
+  // thread: right on every space), and with atomics forced.
+  for (int forced : {1, -1}) {
+    SpmvOptions p = o;
+    p.tuning.csc_private = -1;
+    p.tuning.plain_adds = forced;
+    if (forced > 0) p.tuning.segment_items = std::int64_t(1) << 40;
+    for (Format f : {Format::csc, Format::pcsc}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, false>(a, f, 3, alpha, beta, p);
+    }
   }
   // CSC's two scatters, each forced (private blocks only where they can run).
   for (int forced : {1, -1}) {

@@ -27,6 +27,11 @@ struct SpmvOptions {
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;
+    // CSC's scatter adds without atomics where one thread runs every segment
+    // (0: where the space has one thread). 1 forces plain adds, which is right
+    // only when one segment (segment_items) or one thread does the work; -1
+    // forces atomics. Tests walk both.
+    int plain_adds = 0;
   } tuning;
 };
 
@@ -34,6 +39,7 @@ struct SpmvStats {
   SpmvPath path = SpmvPath::none;
   std::uint64_t segments = 0;  // work items of the balanced kernel
   std::uint64_t flops = 0;     // 2 * nnz * K (0 when alpha == 0)
+  bool plain_adds = false;     // csc_scatter added without atomics
 };
 
 }  // namespace libra

@@ -118,7 +118,8 @@ void spmv_partitioned(const Exec& exec,
       impl::spmv_scale_rows(exec, buf, i * m, (i + 1) * m, S(0), S(0));
       if (p.nnz() > 0 && alpha != S(0)) {
         impl::spmv_csc_scatter(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
-                               p.start, buf, i * m, alpha, items);
+                               p.start, buf, i * m, alpha, items,
+                               impl::spmv_plain_adds(exec, options.tuning.plain_adds));
       }
     }
     st.compute_seconds = timer.stop(exec);

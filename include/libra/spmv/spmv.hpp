@@ -143,8 +143,10 @@ void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
     spmv_note<S>(st, SpmvPath::csc_private, seg, nnz, K);
   } else {
     spmv_scale_rows(exec, y, 0, rows, beta, beta);
-    const auto seg = spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y,
-                                      0, alpha, options.tuning.segment_items);
+    st.plain_adds = spmv_plain_adds(exec, options.tuning.plain_adds);
+    const auto seg =
+        spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y, 0, alpha,
+                         options.tuning.segment_items, st.plain_adds);
     spmv_note<S>(st, SpmvPath::csc_scatter, seg, nnz, K);
   }
 }
