@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "dense_result.hpp"
 #include "libra/format/dense.hpp"
 #include "libra/reference/bridge.hpp"
 #include "libra/reference/reference.hpp"
@@ -28,8 +29,6 @@ struct SpmmArgs {
   bool json = false;
   InputOptions input;
 };
-
-using DenseMatrix = Dense<double, Device>;
 
 // X(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8 for 0-based i and k: values in
 // [-1, 1] that are exact in binary, the same on every backend and in every run.
@@ -55,30 +54,6 @@ DenseMatrix generate_x(std::int64_t rows, std::int64_t K) {
 
 std::string shape(std::int64_t rows, std::int64_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
-}
-
-// The largest |Y - oracle| relative to |sum of |a * x||, over all entries.
-template <class M>
-double compare_with_reference(const M& A, const DenseMatrix& X, const DenseMatrix& Y) {
-  const ref::Matrix a = ref::from_csr(A);
-  const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), X);
-  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
-  const std::int64_t K = static_cast<std::int64_t>(X.extent(1));
-  std::vector<double> x(static_cast<std::size_t>(a.cols * K));
-  for (std::int64_t k = 0; k < K; ++k)
-    for (std::int64_t i = 0; i < a.cols; ++i) x[k * a.cols + i] = hx(i, k);
-  std::vector<double> scale;
-  const auto y = ref::spmm(a, K, x, 1, 0, {}, &scale);
-  double worst = 0;
-  for (std::int64_t k = 0; k < K; ++k) {
-    for (std::int64_t i = 0; i < a.rows; ++i) {
-      const std::size_t e = static_cast<std::size_t>(k * a.rows + i);
-      const double err = std::fabs(hy(i, k) - y[e]);
-      const double rel = err == 0 ? 0 : scale[e] > 0 ? err / scale[e] : INFINITY;
-      if (!(rel <= worst)) worst = std::isnan(rel) ? INFINITY : rel;
-    }
-  }
-  return worst;
 }
 
 template <class M>
@@ -169,24 +144,10 @@ int multiply(const SpmmArgs& args, Output& out, const M& A) {
     std::fprintf(report, "path %s, flops %llu, %.3f ms, %.3f GFLOP/s\n",
                  to_string(stats.path), static_cast<unsigned long long>(stats.flops),
                  median * 1e3, gflops);
-    if (args.check) {
-      std::fprintf(report,
-                   "check against the reference oracle: %s (largest error %.3g relative "
-                   "to the entry's sum of |a * x|)\n",
-                   check.c_str(), check_error);
-    }
+    if (args.check) print_check(report, check, check_error);
   }
   std::fflush(report);
-  if (out) {
-    try {
-      Progress progress("writing " + out.file->path());
-      io::write_matrix_market(*out.file, Y);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
-    }
-  }
-  if (args.check && check != "ok")
-    throw Failure(exit_failure, "Y differs from the reference oracle's product");
+  write_dense_result(out, Y, "Y", args.check, check);
   return exit_ok;
 }
 

@@ -218,7 +218,7 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
     if (args.check) print_check(report, check, check_error);
   }
   std::fflush(report);
-  write_y(args, out, Y, check);
+  write_dense_result(out, Y, "y", args.check, check);
   return exit_ok;
 }
 

@@ -32,27 +32,6 @@ DenseMatrix read_x(const SpmvArgs& args, std::int64_t cols) {
   return X;
 }
 
-void print_check(std::FILE* stream, const std::string& check, double error) {
-  std::fprintf(stream,
-               "check against the reference oracle: %s (largest error %.3g relative "
-               "to the entry's sum of |a * x|)\n",
-               check.c_str(), error);
-}
-
-void write_y(const SpmvArgs& args, Output& out, const DenseMatrix& Y,
-             const std::string& check) {
-  if (out) {
-    try {
-      Progress progress("writing " + out.file->path());
-      io::write_matrix_market(*out.file, Y);
-    } catch (const std::exception& e) {
-      throw Failure(exit_failure, e.what());
-    }
-  }
-  if (args.check && check != "ok")
-    throw Failure(exit_failure, "y differs from the reference oracle's product");
-}
-
 }  // namespace libra::cli
 
 #include "libra/config.hpp"

@@ -246,7 +246,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     if (args.check) print_check(stream, check, check_error);
   }
   std::fflush(stream);
-  write_y(args, out, Y, check);
+  write_dense_result(out, Y, "y", args.check, check);
 }
 
 template <class O>
