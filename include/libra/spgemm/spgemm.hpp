@@ -73,14 +73,13 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   if (algorithm == SpgemmAlgorithm::panel) {
     auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
     const impl::Temps<mem> temps(workspace);
-    bool small = false;
-    if (values_too && impl::wants_small_path<Exec>(A, B, handle.options())) {
-      impl::init_panel_plan(exec, plan, A, B, handle.options(), st, temps);
-      small = impl::panel_small(exec, plan, A, B, handle.options(), st, temps);
-    }
+    impl::init_panel_plan(exec, plan, A, B, handle.options(), st, temps);
+    const bool small = values_too &&
+                       impl::wants_small_path<Exec>(A, B, handle.options()) &&
+                       impl::panel_small(exec, plan, A, B, handle.options(), st, temps);
     if (!small) {
       Kokkos::Timer analysis;
-      impl::make_panel_plan(exec, plan, A, B, handle.options(), st, temps);
+      impl::panel_pre_analysis(exec, plan, A, B, handle.options(), st, temps);
       plan.values_in_symbolic = values_too;
       impl::end_phase(exec, plan, analysis, st.seconds_wlt);
       impl::panel_symbolic(exec, plan, A, B, st);

@@ -48,7 +48,8 @@ void sort_few(T* v, std::size_t n) {
 template <class Exec, class S, class O, class Off, bool Packed>
 struct HostDenseRows {
   using mem = typename Exec::memory_space;
-  enum class Phase { fill, fill_values, numeric };  // the count has its own operator
+  // The fill's two kinds (the count and numeric passes have their own operators).
+  enum class Phase { fill, fill_values };
   template <class T>
   using PerThread = Kokkos::View<T**, Kokkos::LayoutRight, mem>;
   // The reductions: rows with products (count), rows read off `flags` (fill).

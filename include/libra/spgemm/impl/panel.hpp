@@ -25,21 +25,14 @@
 
 namespace libra::impl {
 
-template <class Exec, class Plan, class Csr>
-RowProducts<typename Csr::scalar_type, typename Csr::ordinal_type,
-            typename Csr::offset_type, typename Exec::memory_space>
-row_products(const Csr& A, const Csr& B) {
-  return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values};
-}
-
 template <class T>
 struct type_tag {
   using type = T;
 };
 
-template <class Exec>
+template <class Exec, class... Tag>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                                        Kokkos::IndexType<std::int64_t>>;
+                                        Kokkos::IndexType<std::int64_t>, Tag...>;
 
 // One launch of the scratch kernels for bin b of `bins`.
 // Its label names the bin's table and rows per team ("...[256x32]"), so that
@@ -100,7 +93,7 @@ void panel_symbolic_bins(
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const auto& shape = plan.shape;
-  const auto rp = row_products<Exec, Plan>(A, B);
+  const auto rp = row_products<Exec>(A, B);
   const bool values = Fill && c_val.extent(0) > 0;
   const int last = shape.group_bins + shape.team_bins;
   for (int b = 1; b <= last; ++b) {
@@ -255,7 +248,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     using F =
         HostDenseRows<Exec, S, O, typename Csr::offset_type, decltype(packed)::value>;
     F f;
-    f.products = row_products<Exec, Plan>(A, B);
+    f.products = row_products<Exec>(A, B);
     f.words = w;
     f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
     f.sort = plan.sort_columns;
@@ -301,12 +294,10 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       st.paths.accumulate_host_dense += rows;
     }
     std::uint64_t flagged = 0;
-    Kokkos::parallel_reduce(
-        "libra::spgemm::panel::fill_dense",
-        Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                            Kokkos::IndexType<std::int64_t>, typename F::Fill>(
-            exec, 0, static_cast<std::int64_t>(plan.num_rows)),
-        f, flagged);
+    Kokkos::parallel_reduce("libra::spgemm::panel::fill_dense",
+                            DynamicRows<Exec, typename F::Fill>(
+                                exec, 0, static_cast<std::int64_t>(plan.num_rows)),
+                            f, flagged);
     st.paths.host_word_flags += flagged;
   };
   if (w.packed) {
@@ -329,7 +320,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   Kokkos::Timer timer;
   const std::size_t n = static_cast<std::size_t>(plan.num_rows);
-  const auto rp = row_products<Exec, Plan>(A, B);
+  const auto rp = row_products<Exec>(A, B);
   // (A small path that gave up left its row_map: a device free and a new
   // allocation cost more than the product.)
   if (plan.c.row_map.extent(0) != n + 1) {
@@ -346,7 +337,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const auto unique =
         plan.temps.template view<std::uint64_t>("libra::spgemm::panel::unique", n);
     Kokkos::deep_copy(exec, unique, std::uint64_t(0));
-    // The pre-analysis binned the rows by products (make_panel_plan).
+    // The pre-analysis binned the rows by products (panel_pre_analysis).
     panel_symbolic_bins<false>(exec, plan, A, B, plan.symbolic_bins, unique,
                                typename Csr::values_type(), st.paths);
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
@@ -402,7 +393,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   Kokkos::Timer timer;
-  const auto rp = row_products<Exec, Plan>(A, B);
+  const auto rp = row_products<Exec>(A, B);
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       // The pattern is known: the accumulator needs no column words.
@@ -410,7 +401,6 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       F f;
       f.products = rp;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
-      f.phase = F::Phase::numeric;
       f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;

@@ -107,15 +107,15 @@ void init_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   if (temps.workspace()) temps.workspace()->set_limit(plan.budget);
 }
 
-// Sets up the plan and runs the pre-analysis (one pass, one read-back).
+// The pre-analysis of a plan that init_panel_plan set up (one pass, one
+// read-back): products per row, the binning, the bins' shapes.
 template <class Exec, class Plan, class Csr>
-void make_panel_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
-                     const SpgemmOptions& options, SpgemmStats& st,
-                     const Temps<typename Exec::memory_space>& temps) {
+void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+                        const SpgemmOptions& options, SpgemmStats& st,
+                        const Temps<typename Exec::memory_space>& temps) {
   using S = typename Csr::scalar_type;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
-  init_panel_plan(exec, plan, A, B, options, st, temps);
 
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   plan.products = temps.template view<std::uint64_t>("libra::spgemm::panel::products", n);

@@ -63,8 +63,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   const TempsFrame<mem> frame(temps);
-  const RowProducts<S, O, Off, mem> rp{A.row_map, A.col_idx, A.values,
-                                       B.row_map, B.col_idx, B.values};
+  const auto rp = row_products<Exec>(A, B);
   const double per_entry =
       B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
   const int lanes = small_lanes<Exec>(per_entry);

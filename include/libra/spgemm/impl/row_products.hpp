@@ -102,4 +102,12 @@ struct RowProducts {
   }
 };
 
+// A(i,:) * B's products for Csr operands on Exec's memory.
+template <class Exec, class Csr>
+RowProducts<typename Csr::scalar_type, typename Csr::ordinal_type,
+            typename Csr::offset_type, typename Exec::memory_space>
+row_products(const Csr& A, const Csr& B) {
+  return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values};
+}
+
 }  // namespace libra::impl
