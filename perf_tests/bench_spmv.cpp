@@ -1,5 +1,7 @@
 // y = A * x per matrix and algorithm:
-//   spmv/<matrix>/libra_csr        libra::spmv on CSR (merge path)
+//   spmv/<matrix>/libra_csr        libra::spmv on CSR (its default: merge-path tiles on
+//                                  GPUs, thread-per-segment merge path on hosts)
+//   spmv/<matrix>/libra_csr_merge  the thread-per-segment merge path forced (GPUs)
 //   spmv/<matrix>/libra_csc        libra::spmv on CSC (balanced scatter, atomics)
 //   spmv/<matrix>/libra_coo        libra::spmv on COO (nnz segments, atomic per run)
 //   spmv/<matrix>/libra_ell        libra::spmv on ELL as wide as the average row, the
@@ -7,12 +9,18 @@
 //   spmv/<matrix>/libra_pcsr4      libra::spmv_partitioned, 4 nnz-balanced pCSR parts,
 //                                  partial results merged (one process)
 //   spmv/<matrix>/kokkos_kernels   KokkosSparse::spmv on the same CSR (the baseline)
+//   spmv/<matrix>/cusparse_csr     cusparseSpMV, CSR, CUSPARSE_SPMV_CSR_ALG1, prepared
+//                                  once (buffer, preprocess) (CUDA builds)
+//   spmv/<matrix>/cusparse_csr_alg2  the same with CUSPARSE_SPMV_CSR_ALG2
+//   spmv/<matrix>/cusparse_csc     cusparseSpMV on CSC as the CSR of A^T, transposed
 //   spmv/<matrix>/copy             Kokkos::deep_copy of as many bytes as CSR's least
 //                                  traffic (half read, half written): the memory's
 //                                  copy bandwidth in the same run, what SpMV's GB/s
 //                                  compares with
-// on the matrices of bench_spgemm (the shared folder and R-MAT graphs). Each case
-// first checks y against the reference oracle (each entry within 1e-9 of its sum of
+// on the shared folder, R-MAT graphs and bands (default rmat:16-22:16, band:20000000:7,
+// band:5000000:27 on GPUs). LIBRA_BENCH_SPMV_ITEMS and LIBRA_BENCH_SPMV_THREADS set
+// libra_csr's items per thread and tile threads (tuning sweeps; default: Libra's). Each
+// case first checks y against the reference oracle (each entry within 1e-9 of its sum of
 // |a * x|); a wrong result is reported as "wrong: ...", never as a time. GB/s is
 // CSR's least traffic (values, column indices, row offsets, x read, y written) over
 // the time, the same for every algorithm so that they compare by time alone.
@@ -21,11 +29,14 @@
 #include <Kokkos_Core.hpp>
 // KokkosSparse_spmv.hpp of Kokkos Kernels 3.4 needs Kokkos_Core.hpp first.
 #include <KokkosSparse_spmv.hpp>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "harness.hpp"
@@ -36,20 +47,56 @@
 #include "libra/spmv/partitioned.hpp"
 #include "libra/spmv/spmv.hpp"
 #include "matrices.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "libra/vendor/cusparse_spmv.hpp"
+#endif
 
 namespace libra::bench {
 
 namespace {
 
-enum class Algorithm { csr, csc, coo, ell, pcsr4, kokkos_kernels, copy };
-constexpr Algorithm all[] = {Algorithm::csr, Algorithm::csc,   Algorithm::coo,
-                             Algorithm::ell, Algorithm::pcsr4, Algorithm::kokkos_kernels,
-                             Algorithm::copy};
+enum class Algorithm {
+  csr,
+  csr_merge,
+  csc,
+  coo,
+  ell,
+  pcsr4,
+  kokkos_kernels,
+  cusparse_csr,
+  cusparse_csr_alg2,
+  cusparse_csc,
+  copy
+};
+
+constexpr bool on_gpu = LaunchTraits<Exec>::is_gpu;
+#if defined(KOKKOS_ENABLE_CUDA)
+constexpr bool with_cusparse = std::is_same<Exec, Kokkos::Cuda>::value;
+#else
+constexpr bool with_cusparse = false;
+#endif
+
+std::vector<Algorithm> algorithms() {
+  std::vector<Algorithm> all{Algorithm::csr};
+  if (on_gpu) all.push_back(Algorithm::csr_merge);
+  for (Algorithm a : {Algorithm::csc, Algorithm::coo, Algorithm::ell, Algorithm::pcsr4,
+                      Algorithm::kokkos_kernels})
+    all.push_back(a);
+  if (with_cusparse) {
+    for (Algorithm a :
+         {Algorithm::cusparse_csr, Algorithm::cusparse_csr_alg2, Algorithm::cusparse_csc})
+      all.push_back(a);
+  }
+  all.push_back(Algorithm::copy);
+  return all;
+}
 
 const char* name_of(Algorithm a) {
   switch (a) {
     case Algorithm::csr:
       return "libra_csr";
+    case Algorithm::csr_merge:
+      return "libra_csr_merge";
     case Algorithm::csc:
       return "libra_csc";
     case Algorithm::coo:
@@ -60,11 +107,56 @@ const char* name_of(Algorithm a) {
       return "libra_pcsr4";
     case Algorithm::kokkos_kernels:
       return "kokkos_kernels";
+    case Algorithm::cusparse_csr:
+      return "cusparse_csr";
+    case Algorithm::cusparse_csr_alg2:
+      return "cusparse_csr_alg2";
+    case Algorithm::cusparse_csc:
+      return "cusparse_csc";
     case Algorithm::copy:
       return "copy";
   }
   return "?";
 }
+
+// A positive integer from the environment, or 0.
+long long env_number(const char* name) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return 0;
+  const std::string s(text);
+  long long value = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || value <= 0) {
+    throw ArgumentError(std::string(name) + "='" + s + "' is not a positive integer");
+  }
+  return value;
+}
+
+SpmvOptions csr_options(bool merge) {
+  SpmvOptions o;
+  if (merge) {
+    o.tuning.csr_tiles = -1;
+  } else {
+    o.tuning.segment_items = env_number("LIBRA_BENCH_SPMV_ITEMS");
+    o.tuning.tile_threads = static_cast<int>(env_number("LIBRA_BENCH_SPMV_THREADS"));
+  }
+  return o;
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// cuSPARSE's prepared SpMV on a CSR or (transposed) on a CSC held by the lambda.
+template <class M>
+std::function<void()> cusparse_multiply(const M& A, vendor::cusparse::CsrView view,
+                                        vendor::cusparse::Spmv::Op op, int alg,
+                                        const Kokkos::View<Scalar*, Device>& x,
+                                        const Kokkos::View<Scalar*, Device>& y) {
+  auto spmv = std::make_shared<vendor::cusparse::Spmv>(view, op, alg,
+                                                       Kokkos::Cuda().cuda_stream());
+  return [A, spmv, x, y] {
+    spmv->multiply(x.data(), y.data());
+  };
+}
+#endif
 
 using Vector = Kokkos::View<Scalar*, Device>;
 
@@ -118,10 +210,15 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
   const Vector x = p.x, y = p.y;
   switch (a) {
     case Algorithm::csr:
-      path = "csr_merge_path";
-      return [A = p.A, x, y] {
-        spmv(Exec(), 1.0, A, x, 0.0, y);
+    case Algorithm::csr_merge: {
+      const SpmvOptions o = csr_options(a == Algorithm::csr_merge);
+      SpmvStats st;
+      spmv(Exec(), 1.0, p.A, x, 0.0, y, o, &st);
+      path = to_string(st.path);
+      return [A = p.A, x, y, o] {
+        spmv(Exec(), 1.0, A, x, 0.0, y, o);
       };
+    }
     case Algorithm::csc:
       path = "csc_scatter";
       return [C = to_csc(Exec(), p.A), x, y] {
@@ -152,6 +249,27 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
         const Kokkos::View<const Scalar*, Device> xc = x;
         KokkosSparse::spmv("N", 1.0, K, xc, 0.0, y);
       };
+    case Algorithm::cusparse_csr:
+    case Algorithm::cusparse_csr_alg2:
+    case Algorithm::cusparse_csc:
+#if defined(KOKKOS_ENABLE_CUDA)
+      if (a == Algorithm::cusparse_csc) {
+        path = "cusparse_csc";
+        const auto C = to_csc(Exec(), p.A);  // CSR of A^T
+        return cusparse_multiply(C,
+                                 {C.num_cols, C.num_rows, C.nnz(), C.col_map.data(),
+                                  C.row_idx.data(), C.values.data()},
+                                 vendor::cusparse::Spmv::Op::transpose, 1, x, y);
+      }
+      path = a == Algorithm::cusparse_csr ? "cusparse_csr" : "cusparse_csr_alg2";
+      return cusparse_multiply(p.A,
+                               {p.A.num_rows, p.A.num_cols, p.A.nnz(), p.A.row_map.data(),
+                                p.A.col_idx.data(), p.A.values.data()},
+                               vendor::cusparse::Spmv::Op::none,
+                               a == Algorithm::cusparse_csr ? 1 : 2, x, y);
+#else
+      break;
+#endif
     case Algorithm::copy: {
       path = "copy";
       const auto n = static_cast<std::size_t>(spmv_bytes(p.A) / (2 * sizeof(Scalar)));
@@ -248,8 +366,10 @@ void release_benchmarks() {
 }
 
 void register_benchmarks(const Options& options) {
-  for (const MatrixSpec& m : benchmark_matrices(options, "bench_spmv", "rmat:16-22:16")) {
-    for (Algorithm a : all) {
+  const char* generated =
+      on_gpu ? "rmat:16-22:16,band:20000000:7,band:5000000:27" : "rmat:16-22:16";
+  for (const MatrixSpec& m : benchmark_matrices(options, "bench_spmv", generated)) {
+    for (Algorithm a : algorithms()) {
       const std::string name = "spmv/" + m.name + "/" + name_of(a);
       configure(benchmark::RegisterBenchmark(
                     name.c_str(), [m, a](benchmark::State& s) { run_case(s, m, a); }),

@@ -59,12 +59,18 @@ void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
 }
 
 // The kernel this rank's part ran.
-void check_path(const libra::dist::SpmvOptions& o, libra::SpmvPath path) {
+void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPath path) {
   using libra::SpmvPath;
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
+  // One vector goes through the tiles on GPUs (a rank-1 view of the block).
+  const bool tiles =
+      K == 1 && (libra::LaunchTraits<Exec>::is_gpu || o.local.tuning.csr_tiles > 0) &&
+      o.local.tuning.csr_tiles >= 0;
   switch (o.format) {
     case PartFormat::csr:
-      EXPECT_TRUE(idle || path == SpmvPath::csr_merge_path);
+      EXPECT_TRUE(idle ||
+                  path == (tiles ? SpmvPath::csr_tiles : SpmvPath::csr_merge_path))
+          << libra::to_string(path);
       break;
     case PartFormat::coo:
       EXPECT_TRUE(idle || path == SpmvPath::coo_runs);
@@ -99,7 +105,7 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
     mv.apply(alpha, beta, none);
   }
   EXPECT_EQ(mv.columns(), K);
-  check_path(o, mv.times().path);
+  check_path(o, K, mv.times().path);
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);
@@ -130,12 +136,14 @@ Transport automatic_choice(const libra::dist::Comm& comm) {
 // Each version with the transports this build can run, and the transport each
 // must choose; the ones it cannot run must be refused on every rank.
 void every_way(const libra::dist::Comm& comm, const libra::ref::Matrix& a, PartFormat f,
-               std::int64_t items = 0) {
+               std::int64_t items = 0, int csr_tiles = 0) {
   for (Version v : {Version::baseline, Version::p, Version::p_opt}) {
     libra::dist::SpmvOptions o;
     o.format = f;
     o.version = v;
     o.local.tuning.segment_items = items;
+    o.local.tuning.csr_tiles = csr_tiles;
+    o.local.tuning.tile_threads = 3;  // where tiles run: carries between threads
     if (v != Version::p_opt) {
       check_dist<Kokkos::LayoutLeft, true>(comm, a, o, Transport::host, 1, 1, 0);
       o.timing = true;
@@ -172,6 +180,9 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
     every_way(comm, a, f);
     every_way(comm, a, f, 5);  // short segments: carries and atomics on small parts
   }
+  // CSR's tiles on every space, and the thread-per-segment kernel on GPUs.
+  every_way(comm, a, PartFormat::csr, 4, 1);
+  every_way(comm, a, PartFormat::csr, 4, -1);
 }
 
 TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
@@ -185,6 +196,7 @@ TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
       libra::ref::from_triplets(2, 2, {{1, 0, 3.0}});  // fewer nnz than ranks
   for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
     every_way(comm, hub, f, 7);
+    if (f == PartFormat::csr) every_way(comm, hub, f, 3, 1);
     every_way(comm, empty, f);
     every_way(comm, tiny, f);
   }

@@ -3,7 +3,8 @@
 // (contiguous and strided) and blocks of K = 3, 8 right-hand sides in both
 // layouts, float and double, alpha/beta combinations (beta = 0 with NaN in y,
 // alpha = 0), the balanced kernels with long segments (no carries) and short
-// ones (carries and atomics on every row), power-law rows and columns, empty
+// ones (carries and atomics on every row), CSR's tiles forced on every space
+// with tiles of 1 and 3 threads, power-law rows and columns, empty
 // rows/columns and empty matrices, every part count for the partial formats
 // applied in order to one y, and the matrix files (../shared/matrices in the
 // `shared` executable). Each call's path is asserted.
@@ -67,10 +68,10 @@ SpmvOptions segments(std::int64_t items) {
 constexpr bool private_blocks =
     !libra::LaunchTraits<Exec>::is_gpu && !libra::impl::spmv_single_thread<Exec>;
 
-// The path a whole-matrix call takes when alpha != 0 and A has nonzeros; for CSC
-// with Libra choosing between atomics and private blocks (csc_private == 0),
-// `either` is set and the path may be csc_private too.
-SpmvPath compute_path(Format f, bool tail, const SpmvOptions& o = {},
+// The path a whole-matrix call takes when alpha != 0 and A has nonzeros (`rank1`:
+// x and y are vectors); for CSC with Libra choosing between atomics and private
+// blocks (csc_private == 0), `either` is set and the path may be csc_private too.
+SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {},
                       bool* either = nullptr) {
   if (f == Format::csc || f == Format::pcsc) {
     if (either) *either = o.tuning.csc_private == 0 && private_blocks;
@@ -79,8 +80,13 @@ SpmvPath compute_path(Format f, bool tail, const SpmvOptions& o = {},
   }
   switch (f) {
     case Format::csr:
-    case Format::pcsr:
-      return SpmvPath::csr_merge_path;
+    case Format::pcsr: {
+      // Tiles for vectors, on GPUs unless forced either way.
+      const int t = o.tuning.csr_tiles;
+      const bool tiles =
+          rank1 && (t > 0 || (t == 0 && libra::LaunchTraits<Exec>::is_gpu));
+      return tiles ? SpmvPath::csr_tiles : SpmvPath::csr_merge_path;
+    }
     case Format::csc:
     case Format::pcsc:
       return SpmvPath::csc_scatter;
@@ -94,9 +100,9 @@ SpmvPath compute_path(Format f, bool tail, const SpmvOptions& o = {},
   return SpmvPath::none;
 }
 
-void expect_path(SpmvPath got, Format f, bool tail, const SpmvOptions& o) {
+void expect_path(SpmvPath got, Format f, bool tail, bool rank1, const SpmvOptions& o) {
   bool either = false;
-  const SpmvPath want = compute_path(f, tail, o, &either);
+  const SpmvPath want = compute_path(f, tail, rank1, o, &either);
   if (either && got == SpmvPath::csc_private) return;
   EXPECT_STREQ(libra::to_string(got), libra::to_string(want));
 }
@@ -105,13 +111,14 @@ void expect_path(SpmvPath got, Format f, bool tail, const SpmvOptions& o) {
 template <class Parts, class X, class Y>
 void run_parts(const Parts& parts, double alpha, const X& x, double beta, const Y& y,
                const SpmvOptions& o, Format f) {
+  constexpr bool rank1 = Y::rank == 1;
   for (const auto& p : parts) {
     SpmvStats st;
     libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
     if (p.lines() == 0 && f != Format::pcsc) {
       EXPECT_EQ(st.path, SpmvPath::none);
     } else if (alpha != 0 && p.nnz() > 0) {
-      expect_path(st.path, f, false, o);
+      expect_path(st.path, f, false, rank1, o);
     }
   }
 }
@@ -122,7 +129,9 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
                   double beta, const SpmvOptions& o = {}, int parts = 3) {
   SCOPED_TRACE(std::string(name(f)) + ", " + std::to_string(parts) + " parts, segment " +
                std::to_string(o.tuning.segment_items) + ", csc_private " +
-               std::to_string(o.tuning.csc_private));
+               std::to_string(o.tuning.csc_private) + ", csr_tiles " +
+               std::to_string(o.tuning.csr_tiles) + " x " +
+               std::to_string(o.tuning.tile_threads) + " threads");
   const auto A = libra::test::from_ref<S, int, int, Device>(a0);
   const auto a = libra::test::to_ref(A);  // values rounded to S
   libra::test::check_spmv<S, Device, Layout, Rank1>(
@@ -173,7 +182,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
         } else if (alpha == 0 || !slots) {
           EXPECT_EQ(st.path, SpmvPath::scale_only);
         } else {
-          expect_path(st.path, f, tail, o);
+          expect_path(st.path, f, tail, Rank1, o);
           if (st.path == SpmvPath::csc_scatter) {
             // Plain adds where forced, or where one host thread runs it all.
             const bool one_thread =
@@ -204,6 +213,28 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     for (Format f : {Format::csc, Format::pcsc}) {
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, false>(a, f, 3, alpha, beta, p);
+    }
+  }
+  // CSR's tiles forced on every space: one thread, a few (carries between
+  // threads), the space's default, items per thread from tiny (a row across
+  // several threads and tiles) to the default; and the thread-per-segment
+  // kernel forced where tiles are the default.
+  for (const auto& [threads, items] :
+       std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 2}, {3, 5}, {0, 0}}) {
+    SpmvOptions p = o;
+    p.tuning.csr_tiles = 1;
+    p.tuning.tile_threads = threads;
+    p.tuning.segment_items = items;
+    for (Format f : {Format::csr, Format::pcsr}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+    }
+  }
+  {
+    SpmvOptions p = o;
+    p.tuning.csr_tiles = -1;
+    for (Format f : {Format::csr, Format::pcsr}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
     }
   }
   // CSC's two scatters, each forced (private blocks only where they can run).
@@ -281,7 +312,7 @@ TEST(Spmv, KokkosCrsMatrixAndShapes) {
   Kokkos::deep_copy(x, 1.0);
   SpmvStats st;
   libra::spmv(Exec(), 1.0, K, x, 0.0, y, {}, &st);
-  EXPECT_EQ(st.path, SpmvPath::csr_merge_path);
+  EXPECT_EQ(st.path, compute_path(Format::csr, false, true));
   EXPECT_THROW(libra::spmv(Exec(), 1.0, A, wrong, 0.0, y), libra::ShapeError);
   EXPECT_THROW(libra::spmv(Exec(), 1.0, A, x, 0.0, wrong), libra::ShapeError);
   Kokkos::View<double**, Device> X("X", 20, 2), Y("Y", 30, 3);
@@ -302,6 +333,10 @@ TEST(Spmv, MatrixFiles) {
       check_format<double, Right, false>(a, fm, 4, 2, -1, {}, 7);
     }
     check_format<double, Left, true>(a, Format::csr, 1, 1, 1, segments(64));
+    SpmvOptions tiles = segments(3);
+    tiles.tuning.csr_tiles = 1;
+    tiles.tuning.tile_threads = 3;
+    check_format<double, Left, true>(a, Format::csr, 1, 1, 1, tiles);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "libra/core/error.hpp"
+#include "libra/generate/banded.hpp"
 #include "libra/generate/rmat.hpp"
 #include "libra/io/read.hpp"
 
@@ -95,6 +96,25 @@ std::vector<MatrixSpec> rmat_specs(const std::string& spec) {
   return out;
 }
 
+// "band:N:D": an N x N band of D diagonals, (D - 1) / 2 on each side.
+MatrixSpec band_spec(const std::string& spec) {
+  const auto second = spec.find(':', 5);
+  if (second == std::string::npos) {
+    throw ArgumentError("matrix spec '" + spec + "': expected band:N:DIAGONALS");
+  }
+  MatrixSpec m;
+  m.band_n = parse_number<long long>(spec.substr(5, second - 5), spec);
+  m.band_diagonals = parse_number<int>(spec.substr(second + 1), spec);
+  if (m.band_n <= 0 || m.band_diagonals <= 0 || m.band_diagonals % 2 == 0 ||
+      m.band_diagonals > 2 * m.band_n - 1) {
+    throw ArgumentError("matrix spec '" + spec +
+                        "': N must be positive and DIAGONALS odd, at most 2N - 1");
+  }
+  m.name = spec;
+  m.kind = "band";
+  return m;
+}
+
 }  // namespace
 
 std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& specs) {
@@ -103,6 +123,10 @@ std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& spec
     if (spec.rfind("rmat:", 0) == 0) {
       const auto r = rmat_specs(spec);
       out.insert(out.end(), r.begin(), r.end());
+      continue;
+    }
+    if (spec.rfind("band:", 0) == 0) {
+      out.push_back(band_spec(spec));
       continue;
     }
     const fs::path path(spec);
@@ -120,29 +144,36 @@ std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& spec
     } else if (fs::is_regular_file(path)) {
       out.push_back(file_spec(path, read_manifest(path.parent_path())));
     } else {
-      throw ArgumentError("matrix spec '" + spec +
-                          "' is neither a folder, a file nor rmat:SCALE:EDGEFACTOR");
+      throw ArgumentError(
+          "matrix spec '" + spec +
+          "' is neither a folder, a file, rmat:SCALE:EDGEFACTOR nor band:N:DIAGONALS");
     }
   }
   return out;
 }
 
 std::vector<MatrixSpec> benchmark_matrices(const Options& options, const char* benchmark,
-                                           const char* default_rmat) {
+                                           const char* default_generated) {
   std::vector<std::string> specs = options.matrices;
   if (specs.empty()) {
     if (fs::is_directory(options.default_matrix_dir)) {
       specs.push_back(options.default_matrix_dir);
     } else {
       std::cerr << benchmark << ": no matrix folder " << options.default_matrix_dir
-                << " (give --libra_matrices=...); running R-MAT only\n";
+                << " (give --libra_matrices=...); running generated matrices only\n";
     }
-    specs.push_back(default_rmat);
+    std::stringstream generated(default_generated);  // comma-separated specs
+    for (std::string spec; std::getline(generated, spec, ',');) specs.push_back(spec);
   }
   return expand_matrix_specs(specs);
 }
 
 Matrix load_matrix(const MatrixSpec& spec) {
+  if (spec.is_band()) {
+    const long long half = (spec.band_diagonals - 1) / 2;
+    return banded<Scalar, Ordinal, Offset>(Exec(), spec.band_n, spec.band_n, half, half,
+                                           rmat_seed);
+  }
   if (!spec.is_rmat()) {
     return io::read_matrix<Scalar, Ordinal, Offset, Device>(spec.path);
   }

@@ -11,10 +11,13 @@ namespace libra::bench {
 struct MatrixSpec {
   std::string name;    // benchmark name part: file stem, or "rmat:SCALE:EDGEFACTOR"
   std::string kind;    // MANIFEST.tsv's kind (fem, powerlaw, ...), "rmat", or "file"
-  std::string path;    // empty for R-MAT
+  std::string path;    // empty for generated matrices
   int rmat_scale = 0;  // R-MAT only
   double rmat_edge_factor = 0;
-  bool is_rmat() const { return path.empty(); }
+  long long band_n = 0;  // "band:N:D": N x N, D diagonals centred on the main one
+  int band_diagonals = 0;
+  bool is_rmat() const { return path.empty() && band_n == 0; }
+  bool is_band() const { return band_n > 0; }
 };
 
 // Expands specs in order: a folder gives its *.mtx and *.txt files sorted by name
@@ -24,13 +27,15 @@ struct MatrixSpec {
 std::vector<MatrixSpec> expand_matrix_specs(const std::vector<std::string>& specs);
 
 // The matrices a benchmark runs on: --libra_matrices when given, else the
-// configured matrix folder (when it exists) followed by `default_rmat`.
+// configured matrix folder (when it exists) followed by `default_generated`
+// (comma-separated specs).
 std::vector<MatrixSpec> benchmark_matrices(const Options& options, const char* benchmark,
-                                           const char* default_rmat);
+                                           const char* default_generated);
 
 // The matrix on the benchmark device: the file read with libra::io::read_matrix,
-// or libra::rmat with a fixed seed and uniform values in [-1, 1) (so that
-// verification sees cancellation and value errors, not only counts).
+// libra::rmat with a fixed seed and uniform values in [-1, 1) (so that
+// verification sees cancellation and value errors, not only counts), or
+// libra::banded with a fixed seed.
 Matrix load_matrix(const MatrixSpec& spec);
 
 }  // namespace libra::bench

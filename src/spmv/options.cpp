@@ -10,6 +10,8 @@ const char* to_string(SpmvPath path) noexcept {
       return "scale_only";
     case SpmvPath::csr_merge_path:
       return "csr_merge_path";
+    case SpmvPath::csr_tiles:
+      return "csr_tiles";
     case SpmvPath::csc_scatter:
       return "csc_scatter";
     case SpmvPath::csc_private:

@@ -1,5 +1,7 @@
 #include "libra/vendor/cusparse_spgemm.hpp"
 
+#include "cusparse_common.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <utility>
@@ -13,21 +15,7 @@ namespace libra::vendor::cusparse {
 
 namespace {
 
-void check(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return;
-  cudaGetLastError();  // clears a non-sticky error such as a failed cudaMalloc
-  throw Error(std::string(call) + ": " + cudaGetErrorName(status) + " (" +
-                  cudaGetErrorString(status) + ")",
-              status == cudaErrorMemoryAllocation);
-}
-
-void check(cusparseStatus_t status, const char* call) {
-  if (status == CUSPARSE_STATUS_SUCCESS) return;
-  throw Error(std::string(call) + ": " + cusparseGetErrorName(status) + " (" +
-                  cusparseGetErrorString(status) + ")",
-              status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES ||
-                  status == CUSPARSE_STATUS_ALLOC_FAILED);
-}
+using detail::check;
 
 // Device memory freed when it goes out of scope unless released.
 class Buffer {
@@ -57,21 +45,6 @@ struct MatrixDescr {
   MatrixDescr(const MatrixDescr&) = delete;
   MatrixDescr& operator=(const MatrixDescr&) = delete;
   ~MatrixDescr() {
-    if (d) cusparseDestroySpMat(d);
-  }
-};
-
-struct ConstMatrixDescr {
-  cusparseConstSpMatDescr_t d = nullptr;
-  explicit ConstMatrixDescr(const CsrView& m) {
-    check(cusparseCreateConstCsr(&d, m.rows, m.cols, m.nnz, m.row_ptr, m.col_idx,
-                                 m.values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-          "cusparseCreateConstCsr");
-  }
-  ConstMatrixDescr(const ConstMatrixDescr&) = delete;
-  ConstMatrixDescr& operator=(const ConstMatrixDescr&) = delete;
-  ~ConstMatrixDescr() {
     if (d) cusparseDestroySpMat(d);
   }
 };
@@ -173,8 +146,8 @@ Csr Spgemm::run(Algorithm algorithm, const CsrView& A, const CsrView& B,
   const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   const double alpha = 1.0;
   const double beta = 0.0;
-  ConstMatrixDescr a(A);
-  ConstMatrixDescr b(B);
+  detail::ConstCsr a(A);
+  detail::ConstCsr b(B);
   SpgemmDescr spgemm;
   Buffer c_row_ptr(static_cast<std::size_t>(A.rows + 1) * sizeof(int),
                    "cudaMalloc(C offsets)");

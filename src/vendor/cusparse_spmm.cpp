@@ -1,5 +1,7 @@
 #include "libra/vendor/cusparse_spmm.hpp"
 
+#include "cusparse_common.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -7,36 +9,8 @@ namespace libra::vendor::cusparse {
 
 namespace {
 
-void check(cudaError_t status, const char* call) {
-  if (status == cudaSuccess) return;
-  cudaGetLastError();
-  throw Error(std::string(call) + ": " + cudaGetErrorName(status) + " (" +
-                  cudaGetErrorString(status) + ")",
-              status == cudaErrorMemoryAllocation);
-}
-
-void check(cusparseStatus_t status, const char* call) {
-  if (status == CUSPARSE_STATUS_SUCCESS) return;
-  throw Error(std::string(call) + ": " + cusparseGetErrorName(status) + " (" +
-                  cusparseGetErrorString(status) + ")",
-              status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES ||
-                  status == CUSPARSE_STATUS_ALLOC_FAILED);
-}
-
-struct ConstCsr {
-  cusparseConstSpMatDescr_t d = nullptr;
-  explicit ConstCsr(const CsrView& m) {
-    check(cusparseCreateConstCsr(&d, m.rows, m.cols, m.nnz, m.row_ptr, m.col_idx,
-                                 m.values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-          "cusparseCreateConstCsr");
-  }
-  ConstCsr(const ConstCsr&) = delete;
-  ConstCsr& operator=(const ConstCsr&) = delete;
-  ~ConstCsr() {
-    if (d) cusparseDestroySpMat(d);
-  }
-};
+using detail::check;
+using detail::ConstCsr;
 
 struct ConstDense {
   cusparseConstDnMatDescr_t d = nullptr;

@@ -444,9 +444,9 @@ class Spmv {
                                  part_.start, alpha, items);
       times_.path = SpmvPath::coo_runs;
     } else {
-      libra::impl::spmv_csr_merge_path(exec_, part_.offsets, part_.idx, part_.values,
-                                       part_.lines(), xc, y, alpha, S(0), S(0), 0, items);
-      times_.path = SpmvPath::csr_merge_path;
+      libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
+                            xc, y, alpha, S(0), S(0), 0, options_.local.tuning,
+                            times_.path);
     }
   }
 

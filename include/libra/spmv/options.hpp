@@ -8,6 +8,8 @@ enum class SpmvPath {
   none,            // nothing to compute (y has no entries, or the part covers no rows)
   scale_only,      // alpha == 0 or no nonzeros: y = beta * y on the rows covered
   csr_merge_path,  // CSR / pCSR: equal merge-path segments, carries fixed up after
+  csr_tiles,       // CSR / pCSR, one vector, GPUs: merge-path tiles staged in team
+                   // scratch by a team each, carries fixed up after
   csc_scatter,     // CSC / pCSC: y scaled, then equal segments scatter with atomics
   csc_private,     // CSC / pCSC on host spaces: a segment per thread into its own
                    // block of rows, then the blocks summed into y (no atomics)
@@ -23,7 +25,14 @@ struct SpmvOptions {
     // Merge-path items (lines + nonzeros) or nonzeros per segment (0: chosen
     // from the space and the size). Tests force short segments so that carries
     // and atomics run on small matrices.
+    // For CSR's tiles: merge-path items per thread.
     std::int64_t segment_items = 0;
+    // CSR and pCSR with one vector: 1 forces the tiles on any space, -1 the
+    // thread-per-segment merge path, 0 lets Libra choose (tiles on GPUs).
+    int csr_tiles = 0;
+    // Threads per tile (0: 128 on a GPU, the space's threads on a host), capped
+    // by what the space allows a team. Tests force small tiles of several threads.
+    int tile_threads = 0;
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;

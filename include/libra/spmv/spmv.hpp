@@ -10,8 +10,8 @@
 // (cols(A) x K, rows(A) x K), any layout, holding A's scalar type. beta == 0
 // overwrites y (NaN or Inf in y do not survive); alpha == 0 only scales y.
 // Every kernel is balanced by nonzeros, not one thread per row: CSR by merge
-// path, CSC and COO by equal segments scattering with atomics, ELL by its
-// padded rows plus the hybrid tail (impl/).
+// path (in tiles staged in team scratch on GPUs), CSC and COO by equal segments
+// scattering with atomics, ELL by its padded rows plus the hybrid tail (impl/).
 //
 // A part takes the parent's x and y and adds its share in place, so that the
 // parts of one matrix applied in order to one y give A * x:
@@ -37,7 +37,7 @@
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/coo_runs.hpp"
 #include "libra/spmv/impl/csc_scatter.hpp"
-#include "libra/spmv/impl/csr_merge_path.hpp"
+#include "libra/spmv/impl/csr.hpp"
 #include "libra/spmv/impl/ell_rows.hpp"
 #include "libra/spmv/options.hpp"
 
@@ -163,10 +163,10 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Csr<S, O, Off, D
       impl::spmv_scale_rows(exec, y, 0, A.num_rows, beta, beta);
       return;
     }
-    const auto seg =
-        impl::spmv_csr_merge_path(exec, A.row_map, A.col_idx, A.values, A.num_rows, xc, y,
-                                  alpha, beta, beta, 0, options.tuning.segment_items);
-    impl::spmv_note<S>(st, SpmvPath::csr_merge_path, seg, A.nnz(), impl::spmv_columns(y));
+    SpmvPath path;
+    const auto seg = impl::spmv_csr(exec, A.row_map, A.col_idx, A.values, A.num_rows, xc,
+                                    y, alpha, beta, beta, 0, options.tuning, path);
+    impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
   });
 }
 
@@ -183,11 +183,11 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
           impl::spmv_scale_rows(exec, y, A.start, A.end, beta, beta_first);
           return;
         }
-        const auto seg = impl::spmv_csr_merge_path(
-            exec, A.row_map, A.col_idx, A.values, A.lines(), xc, y, alpha, beta,
-            beta_first, A.start, options.tuning.segment_items);
-        impl::spmv_note<S>(st, SpmvPath::csr_merge_path, seg, A.nnz(),
-                           impl::spmv_columns(y));
+        SpmvPath path;
+        const auto seg =
+            impl::spmv_csr(exec, A.row_map, A.col_idx, A.values, A.lines(), xc, y, alpha,
+                           beta, beta_first, A.start, options.tuning, path);
+        impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
       });
 }
 

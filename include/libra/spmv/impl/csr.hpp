@@ -1,0 +1,36 @@
+#pragma once
+// CSR and pCSR SpMV: the tiles (one vector on a GPU) or the thread-per-segment
+// merge path (host spaces, blocks of vectors), as SpmvOptions' tuning allows.
+#include <cstdint>
+
+#include "libra/spmv/impl/csr_merge_path.hpp"
+#include "libra/spmv/impl/csr_tiles.hpp"
+#include "libra/spmv/options.hpp"
+
+namespace libra::impl {
+
+// Y(y_base + i) = b * Y(y_base + i) + alpha * (A * X)(i) for the `rows` rows of
+// A, b = beta_first on row 0 and beta elsewhere. Sets `path`; returns the
+// segments or tiles.
+template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+std::int64_t spmv_csr(const Exec& exec, const RowMap& row_map, const Index& col_idx,
+                      const Values& values, std::int64_t rows, const XView& X,
+                      const YView& Y, typename YView::non_const_value_type alpha,
+                      typename YView::non_const_value_type beta,
+                      typename YView::non_const_value_type beta_first,
+                      std::int64_t y_base, const SpmvOptions::Tuning& tuning,
+                      SpmvPath& path) {
+  if constexpr (YView::rank == 1) {
+    if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
+      path = SpmvPath::csr_tiles;
+      return spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
+                            beta_first, y_base, tuning.segment_items,
+                            tuning.tile_threads);
+    }
+  }
+  path = SpmvPath::csr_merge_path;
+  return spmv_csr_merge_path(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
+                             beta_first, y_base, tuning.segment_items);
+}
+
+}  // namespace libra::impl
