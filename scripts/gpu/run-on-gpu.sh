@@ -3,6 +3,8 @@
 # build-cuda.sh beside it: recreates the build machine's paths, then runs ctest
 # (and, with "bench ARGS...", perf_tests/report/gpu_report.sh ARGS...).
 #   scripts/gpu/run-on-gpu.sh [ctest args...]
+#   scripts/gpu/run-on-gpu.sh run COMMAND [ARGS...]   (any command, same environment;
+#       $LIBRA_BUILD names the build folder, e.g. $LIBRA_BUILD/perf_tests/bench_spmv)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 carry=$root/_carry/gpu
@@ -44,6 +46,15 @@ if [ -z "${LIBRA_NCCL_LIBRARY:-}" ] && ! ldconfig -p | grep -q libnccl.so.2; the
 fi
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+if [ "${1:-}" = run ]; then
+  shift
+  # cuSPARSE and the CUDA runtime from the machine's toolkit, as gpu_report.sh does.
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -d "$d" ] && export LD_LIBRARY_PATH="$d:$LD_LIBRARY_PATH"
+  done
+  export LIBRA_BUILD=$build
+  exec "$@"
+fi
 if [ "${1:-}" = bench ]; then
   shift
   exec "$root/perf_tests/report/gpu_report.sh" "$@"

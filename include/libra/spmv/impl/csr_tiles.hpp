@@ -52,7 +52,8 @@ struct SpmvCsrTiles {
   using mem = typename Exec::memory_space;
   using member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using scratch = typename Exec::scratch_memory_space;
-  using Ends = Kokkos::View<std::int64_t*, scratch, Kokkos::MemoryUnmanaged>;
+  // Row ends relative to the tile's first nonzero are at most a tile's length.
+  using Ends = Kokkos::View<std::int32_t*, scratch, Kokkos::MemoryUnmanaged>;
   using Sums = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
   using Flags = Kokkos::View<int*, scratch, Kokkos::MemoryUnmanaged>;
 
@@ -66,6 +67,8 @@ struct SpmvCsrTiles {
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
   Kokkos::View<S**, Kokkos::LayoutRight, mem> carry;                    // tiles x 1
   Kokkos::View<std::int64_t*, mem> carry_row;                           // -1: none
+
+  static constexpr int stage = 8;  // loads in flight per thread while staging
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
     const std::size_t tile = static_cast<std::size_t>(threads) * items;
@@ -92,18 +95,58 @@ struct SpmvCsrTiles {
     Sums part(team.team_scratch(0), T);
     Flags done(team.team_scratch(0), T);
 
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
-      const std::int64_t p = j0 + q;
-      prod(q) = values(p) * X(col_idx(p));
-    });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const std::int64_t r) {
-      ends(r) = static_cast<std::int64_t>(row_map(i0 + r + 1)) - j0;
-    });
+    // Each thread issues `stage` independent loads before it waits for any: a
+    // load-multiply-store loop would wait for two round trips to memory (the
+    // column index, then x) per entry.
+    for (std::int64_t base = th; base < nz; base += stage * T) {
+      S v[stage];
+      std::int64_t c[stage];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int u = 0; u < stage; ++u) {
+        const std::int64_t q = base + u * T;
+        if (q < nz) {
+          v[u] = values(j0 + q);
+          c[u] = static_cast<std::int64_t>(col_idx(j0 + q));
+        }
+      }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int u = 0; u < stage; ++u) {
+        if (base + u * T < nz) v[u] *= X(c[u]);
+      }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int u = 0; u < stage; ++u) {
+        const std::int64_t q = base + u * T;
+        if (q < nz) prod(q) = v[u];
+      }
+    }
+    for (std::int64_t base = th; base < nr; base += stage * T) {
+      std::int64_t e[stage];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int u = 0; u < stage; ++u) {
+        const std::int64_t r = base + u * T;
+        if (r < nr) e[u] = static_cast<std::int64_t>(row_map(i0 + r + 1));
+      }
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int u = 0; u < stage; ++u) {
+        const std::int64_t r = base + u * T;
+        if (r < nr) ends(r) = static_cast<std::int32_t>(e[u] - j0);
+      }
+    }
     team.team_barrier();
 
     const std::int64_t n = nr + nz;
-    const std::int64_t d0 = std::min<std::int64_t>(th * items, n);
-    const std::int64_t d1 = std::min<std::int64_t>(d0 + items, n);
+    const std::int64_t d0 = th * items < n ? th * items : n;
+    const std::int64_t d1 = d0 + items < n ? d0 + items : n;
     std::int64_t ri, nj;
     merge_path_search(TileRowEnds<Ends>{ends}, nr, nz, d0, ri, nj);
     S run = S(0), first_sum = S(0);
