@@ -1101,7 +1101,9 @@ class Spmv(TempDirTest):
                             self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     else:
                         self.assertEqual(j["format"], extra[1])
-                        paths = {"csr": ("csr_merge_path",),
+                        # One vector: CSR's tiles on GPUs, the merge path on hosts.
+                        on_gpu = j["execution_space"] == "Cuda"
+                        paths = {"csr": ("csr_tiles",) if on_gpu else ("csr_merge_path",),
                                  "csc": ("csc_scatter", "csc_private"),
                                  "coo": ("coo_runs",),
                                  "ell": ("ell_rows", "ell_rows_tail")}
@@ -1231,8 +1233,8 @@ class SpmvMpi(TempDirTest):
                         self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     if "--transport" in extra:
                         self.assertEqual(j["transport"], "host")
-                    kernels = {"pcsr": "csr_merge_path", "rows": "csr_merge_path",
-                               "pcoo": "coo_runs", "pcsc": "csc_"}
+                    csr = "csr_tiles" if j["execution_space"] == "Cuda" else "csr_merge_path"
+                    kernels = {"pcsr": csr, "rows": csr, "pcoo": "coo_runs", "pcsc": "csc_"}
                     for path in j["paths"]:
                         self.assertTrue(path.startswith(kernels[extra[1]]) or
                                         path == "scale_only", path)

@@ -17,6 +17,7 @@
 // across a warp and waits on memory once per entry; this one reads whole lines.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "libra/algorithms/merge_path.hpp"
@@ -39,7 +40,11 @@ bool spmv_csr_tiles_chosen(int forced) {
 // registers a thread so that 16 teams share a multiprocessor: measured on an
 // H100 (R-MAT 20 and 22, bands of 7 and 27 diagonals), the kernel without them
 // took 1.1-1.8x as long.
+// The launch bounds leave a team 1/16 of an H100 multiprocessor's 228 KB of
+// shared memory: a tile's scratch stays within it (8 steps of 128 threads take
+// 13.8 KB), or the launch is refused.
 inline constexpr int tile_gpu_threads = 128;
+inline constexpr std::size_t tile_gpu_scratch_bytes = 14 * 1024;
 template <class Exec>
 using TilePolicy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<tile_gpu_threads, 16>>;
 
@@ -195,7 +200,8 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
   Kernel k{row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base, 1, {}};
   const int T = spmv_tile_threads(exec, k, forced_threads);
   std::int64_t items = forced_items > 0 ? forced_items : 8;
-  const std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  if constexpr (LaunchTraits<Exec>::is_gpu) room = std::min(room, tile_gpu_scratch_bytes);
   while (items > 1 && Kernel::scratch_bytes(T, items) > room) items /= 2;
   k.items = items;
   const std::int64_t tile = T * items;
