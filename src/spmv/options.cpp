@@ -20,6 +20,10 @@ const char* to_string(SpmvPath path) noexcept {
       return "coo_runs";
     case SpmvPath::ell_rows:
       return "ell_rows";
+    case SpmvPath::diagonal_rows:
+      return "diagonal_rows";
+    case SpmvPath::compact_diagonal_rows:
+      return "compact_diagonal_rows";
     case SpmvPath::ell_rows_tail:
       return "ell_rows_tail";
   }

@@ -15,7 +15,9 @@ enum class SpmvPath {
                    // block of rows, then the blocks summed into y (no atomics)
   coo_runs,        // COO / pCOO: y scaled, then equal nnz segments add one atomic per run
   ell_rows,        // ELL: a thread per row (ELL rows are equal by construction)
-  ell_rows_tail    // ELL rows, then the hybrid's COO tail through coo_runs
+  ell_rows_tail,   // ELL rows, then the hybrid's COO tail through coo_runs
+  diagonal_rows,   // HM diagonal storage: a thread per row over the stored diagonals
+  compact_diagonal_rows  // CDM: a thread per row, shifted reads of x (no indices)
 };
 const char* to_string(SpmvPath path) noexcept;
 

@@ -1,0 +1,253 @@
+#pragma once
+// Products of matrices in diagonal storage (format/diagonal.hpp), on their device:
+//
+//   auto C = libra::cdm_gemm(exec, A, B);       // banded x banded, CDM
+//   auto H = libra::hm_gemm(exec, HA, HB);      // structured sparse, HM
+//   // C = alpha * op(A) * op(B) + beta * C_in; A^T is read in place:
+//   auto S = libra::cdm_gemm(exec, 1.0, DiagonalOp::none, A, DiagonalOp::transpose, A,
+//                            1.0, C_in);        // the rank-k update A * A^T + C_in
+//
+// C's diagonals are known before anything is multiplied (every sum of a
+// diagonal of op(A) and one of op(B), and C_in's when beta != 0), so C is
+// allocated once, after a check against DiagonalGemmOptions::memory_budget.
+// The method, and which kernel runs where: impl/cdm_gemm.hpp, impl/hm_gemm.hpp.
+#include <Kokkos_Core.hpp>
+#include <array>
+#include <string>
+
+#include "libra/core/error.hpp"
+#include "libra/core/launch_traits.hpp"
+#include "libra/core/spaces.hpp"
+#include "libra/diag/impl/cdm_gemm.hpp"
+#include "libra/diag/impl/diagonal_set.hpp"
+#include "libra/diag/impl/hm_gemm.hpp"
+#include "libra/diag/options.hpp"
+#include "libra/format/diagonal.hpp"
+#include "libra/format/impl/diagonal.hpp"
+
+namespace libra {
+
+namespace impl {
+template <class T>
+struct diag_identity {
+  using type = T;
+};
+template <class T>
+using diag_scalar_t = typename diag_identity<T>::type;
+
+template <class Exec, class D>
+void check_diag_gemm_space() {
+  static_assert(Kokkos::is_execution_space<Exec>::value,
+                "the first argument must be a Kokkos execution space");
+  static_assert(can_access<Exec, D>, "the execution space cannot access the matrices");
+}
+
+inline std::string shape(std::int64_t r, std::int64_t c) {
+  return std::to_string(r) + " x " + std::to_string(c);
+}
+
+template <class Exec>
+struct NoTeamWork {
+  KOKKOS_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<Exec>::member_type&) const {}
+};
+
+// The team shape of the CDM tiles on Exec: {diagonals, positions, depth, threads}.
+template <class Exec>
+std::array<int, 4> cdm_tile_shape(const DiagonalGemmOptions::Tuning& t) {
+  const int tc = t.tile_diagonals > 0 ? t.tile_diagonals : 8;
+  const int tp = t.tile_positions > 0 ? t.tile_positions : 32;
+  const int ts = t.tile_depth > 0 ? t.tile_depth : 32;
+  int team = LaunchTraits<Exec>::is_gpu
+                 ? tc * tp
+                 : (t.host_team_threads > 0 ? t.host_team_threads : 1);
+  const int most = Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
+                       .team_size_max(NoTeamWork<Exec>{}, Kokkos::ParallelForTag());
+  if (team > most) {
+    if (LaunchTraits<Exec>::is_gpu) {
+      throw ArgumentError("cdm_gemm: a tile of " + std::to_string(tc) + " x " +
+                          std::to_string(tp) + " entries needs " + std::to_string(team) +
+                          " threads, more than a team may have (" + std::to_string(most) +
+                          ")");
+    }
+    team = most;
+  }
+  return {tc, tp, ts, team};
+}
+}  // namespace impl
+
+// C = alpha * op(A) * op(B) + beta * C_in, all n x n in compact diagonal storage.
+// C_in is read only when beta != 0 (then it must be n x n) and is not modified.
+// Throws ShapeError when the sizes differ, ArgumentError when C would exceed the
+// memory budget.
+template <class Exec, class S, class O, class Off, class D>
+CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
+    const Exec& exec, impl::diag_scalar_t<S> alpha, DiagonalOp op_a,
+    const CompactDiagonalMatrix<S, O, Off, D>& A, DiagonalOp op_b,
+    const CompactDiagonalMatrix<S, O, Off, D>& B, impl::diag_scalar_t<S> beta,
+    const CompactDiagonalMatrix<S, O, Off, D>& C_in,
+    const DiagonalGemmOptions& options = {}, DiagonalGemmStats* stats = nullptr) {
+  impl::check_diag_gemm_space<Exec, D>();
+  using M = CompactDiagonalMatrix<S, O, Off, D>;
+  const std::int64_t n = A.num_rows;
+  if (B.num_rows != A.num_rows || (beta != S(0) && C_in.num_rows != A.num_rows)) {
+    throw ShapeError(
+        "cdm_gemm: A is " + impl::shape(n, n) + ", B " +
+        impl::shape(B.num_rows, B.num_cols) +
+        (beta != S(0) ? ", C " + impl::shape(C_in.num_rows, C_in.num_cols) : "") +
+        " (all must be the same size)");
+  }
+  Kokkos::Profiling::pushRegion("libra::diag::cdm_gemm");
+  DiagonalGemmStats st;
+  const impl::CdmKeys<O> keys{n};
+  typename M::index_type c_map("libra::diag::cdm::c_map", static_cast<std::size_t>(n));
+  const typename M::index_type none;
+  const bool ta = op_a == DiagonalOp::transpose, tb = op_b == DiagonalOp::transpose;
+  st.diagonal_pairs =
+      impl::flag_product_diagonals(exec, c_map, keys, A.diag, ta, B.diag, tb,
+                                   beta != S(0) ? C_in.diag : none, n, n, n);
+  const auto c_diag = impl::list_flagged(exec, c_map, keys, "cdm_gemm: diagonals of C");
+  const std::uint64_t stored = checked_mul(
+      c_diag.extent(0), static_cast<std::uint64_t>(n), "cdm_gemm: values of C");
+  impl::check_product_bytes(exec, stored, sizeof(S), options.memory_budget, "cdm_gemm");
+  typename M::values_type values(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diag::cdm::C"),
+      c_diag.extent(0), static_cast<std::size_t>(n));
+  M C(A.num_rows, c_diag, values);
+  st.diagonals_c = c_diag.extent(0);
+  st.stored_c = stored;
+  if (stored > 0) {
+    impl::CdmProduct<S, O, Off, D> pr;
+    pr.n = n;
+    pr.alpha = alpha;
+    pr.beta = beta;
+    pr.a = A.values;
+    pr.b = B.values;
+    pr.c = values;
+    pr.c_in = C_in.values;
+    pr.a_diag = A.diag;
+    pr.c_diag = c_diag;
+    pr.ta = ta;
+    pr.b_at = {impl::diagonal_map(exec, B.diag, keys), tb, n};
+    if (beta != S(0)) pr.c_in_map = impl::diagonal_map(exec, C_in.diag, keys);
+    const int force = options.tuning.cdm_tiles;
+    const bool tiles = force > 0 || (force == 0 && LaunchTraits<Exec>::is_gpu);
+    if (tiles) {
+      const auto t = impl::cdm_tile_shape<Exec>(options.tuning);
+      impl::cdm_tiles(exec, pr, t[0], t[1], t[2], t[3]);
+      st.path = DiagonalPath::cdm_tiles;
+    } else {
+      const int chunk = options.tuning.tile_positions > 0
+                            ? std::min(options.tuning.tile_positions, impl::cdm_max_chunk)
+                            : impl::cdm_max_chunk;
+      impl::cdm_rows(exec, pr, chunk);
+      st.path = DiagonalPath::cdm_rows;
+    }
+  }
+  Kokkos::Profiling::popRegion();
+  if (stats) *stats = st;
+  return C;
+}
+
+// C = A * B.
+template <class Exec, class S, class O, class Off, class D>
+CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(const Exec& exec,
+                                             const CompactDiagonalMatrix<S, O, Off, D>& A,
+                                             const CompactDiagonalMatrix<S, O, Off, D>& B,
+                                             const DiagonalGemmOptions& options = {},
+                                             DiagonalGemmStats* stats = nullptr) {
+  return cdm_gemm(exec, S(1), DiagonalOp::none, A, DiagonalOp::none, B, S(0),
+                  CompactDiagonalMatrix<S, O, Off, D>(), options, stats);
+}
+
+// C = alpha * op(A) * op(B) + beta * C_in in HM storage, any shapes that agree
+// (op(A): m x k, op(B): k x n, C_in: m x n when beta != 0).
+template <class Exec, class S, class O, class Off, class D>
+DiagonalMatrix<S, O, Off, D> hm_gemm(
+    const Exec& exec, impl::diag_scalar_t<S> alpha, DiagonalOp op_a,
+    const DiagonalMatrix<S, O, Off, D>& A, DiagonalOp op_b,
+    const DiagonalMatrix<S, O, Off, D>& B, impl::diag_scalar_t<S> beta,
+    const DiagonalMatrix<S, O, Off, D>& C_in, const DiagonalGemmOptions& options = {},
+    DiagonalGemmStats* stats = nullptr) {
+  impl::check_diag_gemm_space<Exec, D>();
+  using M = DiagonalMatrix<S, O, Off, D>;
+  const bool ta = op_a == DiagonalOp::transpose, tb = op_b == DiagonalOp::transpose;
+  const std::int64_t m = ta ? A.num_cols : A.num_rows;
+  const std::int64_t k = ta ? A.num_rows : A.num_cols;
+  const std::int64_t kb = tb ? B.num_cols : B.num_rows;
+  const std::int64_t n = tb ? B.num_rows : B.num_cols;
+  if (k != kb || (beta != S(0) && (C_in.num_rows != m || C_in.num_cols != n))) {
+    throw ShapeError("hm_gemm: op(A) is " + impl::shape(m, k) + ", op(B) " +
+                     impl::shape(kb, n) +
+                     (beta != S(0) ? ", C " + impl::shape(C_in.num_rows, C_in.num_cols)
+                                   : std::string()) +
+                     " (expected m x k, k x n" + (beta != S(0) ? ", m x n)" : ")"));
+  }
+  Kokkos::Profiling::pushRegion("libra::diag::hm_gemm");
+  DiagonalGemmStats st;
+  const impl::HmKeys<O> keys{m, n};
+  typename M::index_type c_map("libra::diag::hm::c_map",
+                               static_cast<std::size_t>(keys.count()));
+  const typename M::index_type none;
+  st.diagonal_pairs =
+      impl::flag_product_diagonals(exec, c_map, keys, A.diag, ta, B.diag, tb,
+                                   beta != S(0) ? C_in.diag : none, 0, m, n);
+  const auto c_diag = impl::list_flagged(exec, c_map, keys, "hm_gemm: diagonals of C");
+  typename M::offsets_type start;
+  const std::uint64_t stored =
+      impl::diagonal_starts(exec, c_diag, m, n, start, "hm_gemm: values of C");
+  impl::check_product_bytes(exec, stored, sizeof(S), options.memory_budget, "hm_gemm");
+  typename M::values_type values("libra::diag::hm::C", stored);
+  M C(static_cast<O>(m), static_cast<O>(n), c_diag, start, values);
+  st.diagonals_c = c_diag.extent(0);
+  st.stored_c = stored;
+  if (beta != S(0) && C_in.stored() > 0) {
+    const auto in = C_in;
+    const S b = beta;
+    const std::int64_t dg_in = static_cast<std::int64_t>(in.diag.extent(0));
+    Kokkos::parallel_for(
+        "libra::diag::hm::scale_input",
+        Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(in.stored())),
+        KOKKOS_LAMBDA(const std::int64_t t) {
+          std::int64_t lo = 0, hi = dg_in;
+          while (hi - lo > 1) {
+            const std::int64_t mid = (lo + hi) / 2;
+            if (static_cast<std::int64_t>(in.start(mid)) <= t)
+              lo = mid;
+            else
+              hi = mid;
+          }
+          const std::int64_t cs = c_map(keys.key(in.diag(lo)));
+          values(start(cs) + (t - static_cast<std::int64_t>(in.start(lo)))) =
+              b * in.values(t);
+        });
+  }
+  if (stored > 0 && A.stored() > 0 && B.stored() > 0 && alpha != S(0)) {
+    impl::HmProduct<S, O, Off, D> pr;
+    pr.alpha = alpha;
+    pr.a = A;
+    pr.b = B;
+    pr.c = C;
+    pr.ta = ta;
+    pr.tb = tb;
+    pr.c_keys = keys;
+    pr.c_map = c_map;
+    impl::hm_entries(exec, pr);
+    st.path = DiagonalPath::hm_entries;
+  }
+  Kokkos::Profiling::popRegion();
+  if (stats) *stats = st;
+  return C;
+}
+
+template <class Exec, class S, class O, class Off, class D>
+DiagonalMatrix<S, O, Off, D> hm_gemm(const Exec& exec,
+                                     const DiagonalMatrix<S, O, Off, D>& A,
+                                     const DiagonalMatrix<S, O, Off, D>& B,
+                                     const DiagonalGemmOptions& options = {},
+                                     DiagonalGemmStats* stats = nullptr) {
+  return hm_gemm(exec, S(1), DiagonalOp::none, A, DiagonalOp::none, B, S(0),
+                 DiagonalMatrix<S, O, Off, D>(), options, stats);
+}
+
+}  // namespace libra

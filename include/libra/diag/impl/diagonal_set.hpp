@@ -1,0 +1,84 @@
+#pragma once
+// Shared by the diagonal products: which diagonals C has (every sum of a
+// diagonal of op(A) and one of op(B), plus C's own when beta != 0), dense maps
+// from a diagonal's key to its slot, and the budget check made before C is
+// allocated.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+
+#include "libra/core/error.hpp"
+#include "libra/diag/options.hpp"
+#include "libra/format/impl/diagonal.hpp"
+#include "libra/util/memory_budget.hpp"
+
+namespace libra::impl {
+
+// key -> slot of the diagonals `diag` lists (-1 for the others), over `keys`.
+template <class Exec, class IndexView, class Keys>
+IndexView diagonal_map(const Exec& exec, const IndexView& diag, const Keys& keys) {
+  using O = typename IndexView::non_const_value_type;
+  IndexView map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diag::map"),
+                static_cast<std::size_t>(keys.count()));
+  Kokkos::deep_copy(exec, map, O(-1));
+  Kokkos::parallel_for(
+      "libra::diag::map",
+      Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(diag.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t s) {
+        map(keys.key(diag(s))) = static_cast<O>(s);
+      });
+  return map;
+}
+
+// op(X)'s diagonal index for the stored index d: HM negates it; CDM maps the
+// compact index k to (n - k) mod n (n = 0 for HM).
+KOKKOS_INLINE_FUNCTION std::int64_t op_diagonal(std::int64_t d, bool transpose,
+                                                std::int64_t n_compact) {
+  if (!transpose) return d;
+  if (n_compact == 0) return -d;
+  return d == 0 ? 0 : n_compact - d;
+}
+
+// Flags every key of C: op(A)'s diagonal + op(B)'s (CDM: mod n), within C's
+// shape, and the diagonals of C_in. Returns the number of pairs.
+template <class Exec, class IndexView, class Keys>
+std::uint64_t flag_product_diagonals(const Exec& exec, const IndexView& flags,
+                                     const Keys& keys, const IndexView& a_diag, bool ta,
+                                     const IndexView& b_diag, bool tb,
+                                     const IndexView& cin_diag, std::int64_t n_compact,
+                                     std::int64_t rows, std::int64_t cols) {
+  const std::int64_t da = static_cast<std::int64_t>(a_diag.extent(0));
+  const std::int64_t db = static_cast<std::int64_t>(b_diag.extent(0));
+  Kokkos::parallel_for(
+      "libra::diag::product_diagonals", Kokkos::RangePolicy<Exec>(exec, 0, da * db),
+      KOKKOS_LAMBDA(const std::int64_t w) {
+        std::int64_t f = op_diagonal(a_diag(w / db), ta, n_compact) +
+                         op_diagonal(b_diag(w % db), tb, n_compact);
+        if (n_compact > 0) {
+          if (f >= n_compact) f -= n_compact;
+        } else if (f <= -rows || f >= cols) {
+          return;  // A's diagonal times B's lands outside C
+        }
+        flags(keys.key(f)) = 1;
+      });
+  Kokkos::parallel_for(
+      "libra::diag::input_diagonals",
+      Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(cin_diag.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t s) { flags(keys.key(cin_diag(s))) = 1; });
+  return static_cast<std::uint64_t>(da) * static_cast<std::uint64_t>(db);
+}
+
+template <class Exec>
+void check_product_bytes(const Exec& exec, std::uint64_t values, std::size_t scalar_bytes,
+                         std::size_t budget, const char* what) {
+  const std::uint64_t bytes = checked_mul(values, scalar_bytes, what);
+  const std::size_t limit = budget != 0 ? budget : default_memory_budget(exec) * 3;
+  if (bytes > limit) {
+    throw ArgumentError(std::string(what) + ": C would store " + std::to_string(values) +
+                        " values (" + std::to_string(bytes) + " bytes), more than the " +
+                        (budget != 0 ? "memory budget given" : "device's free memory") +
+                        " (" + std::to_string(limit) + " bytes)");
+  }
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,73 @@
+#pragma once
+// C = alpha * op(A) * op(B) + beta * C_in with every matrix in HM diagonal
+// storage (../shared/papers/003, Section 6.2): a thread per stored value of A,
+// looping over B's diagonals, adding each product into C with an atomic. The
+// paper's thirteen cases (which of A's, B's and C's diagonals are super-, sub-
+// or the main diagonal) all follow from its two rules, which is how the kernel
+// is written: A's value at position p of diagonal d is a(i, j) with
+// min(i, j) = p, j - i = d; it meets B's diagonal e at b(j, j + e), stored at
+// position min(j, j + e), and lands on C's diagonal j + e - i at position
+// min(i, j + e). Zeros of A and B (positions of a diagonal with no entry) are
+// skipped before any atomic.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/diag/impl/diagonal_set.hpp"
+#include "libra/format/diagonal.hpp"
+
+namespace libra::impl {
+
+template <class S, class O, class Off, class D>
+struct HmProduct {
+  using M = DiagonalMatrix<S, O, Off, D>;
+  S alpha{};
+  M a, b, c;
+  bool ta = false, tb = false;
+  HmKeys<O> c_keys;
+  typename M::index_type c_map;  // C's key -> slot
+};
+
+template <class Exec, class P>
+void hm_entries(const Exec& exec, const P& pr) {
+  using S = decltype(pr.alpha);
+  const std::int64_t stored = static_cast<std::int64_t>(pr.a.values.extent(0));
+  const std::int64_t dg_a = static_cast<std::int64_t>(pr.a.diag.extent(0));
+  const std::int64_t dg_b = static_cast<std::int64_t>(pr.b.diag.extent(0));
+  // op(B) is k x n: its columns are C's.
+  const std::int64_t n = pr.c.num_cols;
+  Kokkos::parallel_for(
+      "libra::diag::hm::entries", Kokkos::RangePolicy<Exec>(exec, 0, stored),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const S av = pr.a.values(t);
+        if (av == S(0)) return;
+        std::int64_t lo = 0, hi = dg_a;  // the diagonal holding t
+        while (hi - lo > 1) {
+          const std::int64_t mid = (lo + hi) / 2;
+          if (static_cast<std::int64_t>(pr.a.start(mid)) <= t)
+            lo = mid;
+          else
+            hi = mid;
+        }
+        const std::int64_t p = t - static_cast<std::int64_t>(pr.a.start(lo));
+        const std::int64_t d = pr.a.diag(lo);
+        std::int64_t i = d >= 0 ? p : p - d;
+        std::int64_t j = d >= 0 ? p + d : p;
+        if (pr.ta) {
+          const std::int64_t x = i;
+          i = j;
+          j = x;
+        }
+        const S scaled = pr.alpha * av;
+        for (std::int64_t s = 0; s < dg_b; ++s) {
+          const std::int64_t e = pr.tb ? -pr.b.diag(s) : pr.b.diag(s);
+          const std::int64_t k = j + e;
+          if (k < 0 || k >= n) continue;
+          const S bv = pr.b.values(pr.b.start(s) + (j < k ? j : k));
+          if (bv == S(0)) continue;
+          const std::int64_t cs = pr.c_map(pr.c_keys.key(k - i));
+          Kokkos::atomic_add(&pr.c.values(pr.c.start(cs) + (i < k ? i : k)), scaled * bv);
+        }
+      });
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,19 @@
+#include "libra/diag/options.hpp"
+
+namespace libra {
+
+const char* to_string(DiagonalPath path) noexcept {
+  switch (path) {
+    case DiagonalPath::none:
+      return "none";
+    case DiagonalPath::cdm_tiles:
+      return "cdm_tiles";
+    case DiagonalPath::cdm_rows:
+      return "cdm_rows";
+    case DiagonalPath::hm_entries:
+      return "hm_entries";
+  }
+  return "?";
+}
+
+}  // namespace libra

@@ -1,0 +1,550 @@
+// Diagonal storage (HM and CDM, libra/format/diagonal.hpp): conversions, the
+// products of libra/diag/gemm.hpp and SpMV, every result against the oracle.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "libra/diag/gemm.hpp"
+#include "libra/diag/spmv.hpp"
+#include "libra/format/diagonal_convert.hpp"
+#include "libra/io/read.hpp"
+#include "support/compare.hpp"
+#include "support/matrix_files.hpp"
+#include "support/test_space.hpp"
+
+namespace diagonal_test {
+
+using libra::DiagonalOp;
+using libra::DiagonalPath;
+using libra::test::Device;
+using libra::test::Exec;
+namespace ref = libra::ref;
+
+template <class S, class O, class Off>
+struct Types {
+  using Csr = libra::Csr<S, O, Off, Device>;
+  using Hm = libra::DiagonalMatrix<S, O, Off, Device>;
+  using Cdm = libra::CompactDiagonalMatrix<S, O, Off, Device>;
+  // Relative to the sum of |terms| of each entry.
+  static double tol() { return std::is_same<S, double>::value ? 1e-13 : 1e-5; }
+  static ref::Matrix round(ref::Matrix m) {
+    for (auto& v : m.val) v = static_cast<double>(static_cast<S>(v));
+    return m;
+  }
+};
+
+template <class T>
+class Diagonal : public ::testing::Test {};
+using TypeList =
+    ::testing::Types<Types<double, int, int>, Types<float, int, std::size_t>>;
+TYPED_TEST_SUITE(Diagonal, TypeList);
+
+// Entries on the given diagonals (j - i), each kept with probability `density`,
+// values in [-1, 1) and never 0 (a zero would vanish from diagonal storage).
+ref::Matrix on_diagonals(std::int64_t rows, std::int64_t cols,
+                         const std::vector<std::int64_t>& diags, double density,
+                         std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<ref::Triplet> t;
+  for (std::int64_t d : diags) {
+    for (std::int64_t i = std::max<std::int64_t>(0, -d); i < rows && i + d < cols; ++i) {
+      const double keep = u(rng), v = u(rng);
+      if (keep < density) t.emplace_back(i, i + d, v < 0.5 ? v - 1.0 : v);
+    }
+  }
+  return ref::from_triplets(rows, cols, t);
+}
+
+std::vector<std::int64_t> band(std::int64_t kl, std::int64_t ku) {
+  std::vector<std::int64_t> d;
+  for (std::int64_t k = -kl; k <= ku; ++k) d.push_back(k);
+  return d;
+}
+
+ref::Matrix absolute(ref::Matrix m) {
+  for (auto& v : m.val) v = std::fabs(v);
+  return m;
+}
+
+ref::Matrix scaled_sum(double a, const ref::Matrix& X, double b, const ref::Matrix& Y) {
+  std::vector<ref::Triplet> t;
+  for (auto [i, j, v] : ref::to_triplets(X)) t.emplace_back(i, j, a * v);
+  if (b != 0) {
+    for (auto [i, j, v] : ref::to_triplets(Y)) t.emplace_back(i, j, b * v);
+  }
+  return ref::from_triplets(X.rows, X.cols, t);
+}
+
+// Equal values at every position (a position missing from one side is 0 there),
+// within tol * scale(i, j); zeros are not entries of diagonal storage.
+::testing::AssertionResult same_values(const ref::Matrix& expected,
+                                       const ref::Matrix& got, const ref::Matrix& scale,
+                                       double tol) {
+  if (expected.rows != got.rows || expected.cols != got.cols) {
+    return ::testing::AssertionFailure()
+           << "shape " << got.rows << "x" << got.cols << ", expected " << expected.rows
+           << "x" << expected.cols;
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, std::pair<double, double>> at;
+  for (auto [i, j, v] : ref::to_triplets(expected)) at[{i, j}].first = v;
+  for (auto [i, j, v] : ref::to_triplets(got)) {
+    if (v == 0)
+      return ::testing::AssertionFailure() << "stored zero at " << i << "," << j;
+    at[{i, j}].second = v;
+  }
+  std::map<std::pair<std::int64_t, std::int64_t>, double> sc;
+  for (auto [i, j, v] : ref::to_triplets(scale)) sc[{i, j}] = v;
+  for (const auto& [ij, ev] : at) {
+    const double s = std::max(1e-30, sc.count(ij) ? sc[ij] : 0.0);
+    if (!(std::fabs(ev.first - ev.second) <= tol * s)) {
+      return ::testing::AssertionFailure()
+             << "(" << ij.first << ", " << ij.second << "): " << ev.second
+             << ", expected " << ev.first << " (scale " << s << ")";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TYPED_TEST(Diagonal, StorageLayoutOfThePapersExample) {
+  using T = TypeParam;
+  // The 4 x 4 band of the paper's Figure 2a (ku = 2, kl = 1), a(i, j) = 10 i + j + 1.
+  std::vector<ref::Triplet> t;
+  for (int i = 0; i < 4; ++i)
+    for (int j = std::max(0, i - 1); j <= std::min(3, i + 2); ++j)
+      t.emplace_back(i, j, 10 * i + j + 1);
+  const auto Af =
+      ref::to_csr<typename T::Csr::scalar_type, typename T::Csr::ordinal_type,
+                  typename T::Csr::offset_type, Device>(ref::from_triplets(4, 4, t));
+  const auto H = libra::to_diagonal(Exec(), Af);
+  const auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.diag);
+  const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.start);
+  const auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H.values);
+  ASSERT_EQ(hd.extent(0), 4u);
+  const int diag[] = {0, 1, 2, -1};
+  const int start[] = {0, 4, 7, 9, 12};
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(hd(s), diag[s]);
+  for (int s = 0; s < 5; ++s) EXPECT_EQ(static_cast<int>(hs(s)), start[s]);
+  // (a00 a11 a22 a33 | a01 a12 a23 | a02 a13 | a10 a21 a32)
+  const double values[] = {1, 12, 23, 34, 2, 13, 24, 3, 14, 11, 22, 33};
+  for (int k = 0; k < 12; ++k) EXPECT_EQ(hv(k), values[k]) << k;
+
+  const auto C = libra::to_compact_diagonal(Exec(), Af);
+  const auto cd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C.diag);
+  const auto cv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C.values);
+  ASSERT_EQ(cd.extent(0), 4u);  // 0, 1, 2 and 3 (= subdiagonal 1)
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(cd(s), s);
+  // Compact diagonal 3 = (a03, a10, a21, a32); 1 = (a01, a12, a23, a30).
+  const double k3[] = {0, 11, 22, 33}, k1[] = {2, 13, 24, 0};
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_EQ(cv(3, p), k3[p]);
+    EXPECT_EQ(cv(1, p), k1[p]);
+  }
+}
+
+TYPED_TEST(Diagonal, RoundTripsThroughCsr) {
+  using T = TypeParam;
+  struct Case {
+    std::int64_t rows, cols;
+    std::vector<std::int64_t> diags;
+    double density;
+  };
+  const std::vector<Case> cases = {{1, 1, {0}, 1.0},
+                                   {5, 5, band(1, 2), 1.0},
+                                   {37, 37, band(4, 0), 1.0},
+                                   {37, 37, band(0, 6), 0.5},
+                                   {30, 45, {-29, -3, 0, 7, 44}, 0.7},
+                                   {45, 30, {-44, -2, 5, 29}, 0.8},
+                                   {20, 20, band(19, 19), 1.0},
+                                   {12, 9, {}, 1.0},
+                                   {0, 0, {}, 1.0}};
+  std::uint64_t seed = 1;
+  for (const auto& c : cases) {
+    const auto ref_a = T::round(on_diagonals(c.rows, c.cols, c.diags, c.density, seed++));
+    const auto A =
+        ref::to_csr<typename T::Csr::scalar_type, typename T::Csr::ordinal_type,
+                    typename T::Csr::offset_type, Device>(ref_a);
+    const auto H = libra::to_diagonal(Exec(), A);
+    EXPECT_LE(H.diag.extent(0), c.diags.size());
+    EXPECT_TRUE(
+        libra::test::same_matrix(ref_a, libra::test::to_ref(libra::to_csr(Exec(), H)), 0))
+        << c.rows << "x" << c.cols << " (HM)";
+    EXPECT_TRUE(libra::test::same_matrix(
+        ref_a,
+        libra::test::to_ref(
+            libra::to_csr(Exec(), libra::to_diagonal(Exec(), libra::to_coo(Exec(), A)))),
+        0));
+    if (c.rows == c.cols) {
+      const auto K = libra::to_compact_diagonal(Exec(), A);
+      EXPECT_EQ(K.stored(), K.diag.extent(0) * static_cast<std::size_t>(c.rows));
+      EXPECT_TRUE(libra::test::same_matrix(
+          ref_a, libra::test::to_ref(libra::to_csr(Exec(), K)), 0))
+          << c.rows << "x" << c.cols << " (CDM)";
+      EXPECT_TRUE(libra::test::same_matrix(
+          ref_a, libra::test::to_ref(libra::to_csr(Exec(), libra::to_coo(Exec(), K))),
+          0));
+    }
+  }
+}
+
+TEST(DiagonalFiles, RoundTripThroughBothStorages) {
+  libra::DiagonalOptions unlimited;
+  unlimited.max_fill = 0;
+  int files = 0;
+  for (const auto& f : libra::test::matrix_files(libra::test::matrix_dir())) {
+    const auto A = libra::io::read_matrix<double, int, int, Device>(f);
+    if (static_cast<double>(A.num_rows) * A.num_cols > 4e6)
+      continue;  // dense-sized storage
+    const auto expected = libra::test::to_ref(A);
+    SCOPED_TRACE(f);
+    // Entries that are explicit zeros in the file are not kept by diagonal storage.
+    auto nonzero = expected;
+    {
+      std::vector<ref::Triplet> t;
+      for (auto [i, j, v] : ref::to_triplets(expected))
+        if (v != 0) t.emplace_back(i, j, v);
+      nonzero = ref::from_triplets(expected.rows, expected.cols, t);
+    }
+    EXPECT_TRUE(
+        libra::test::same_matrix(nonzero,
+                                 libra::test::to_ref(libra::to_csr(
+                                     Exec(), libra::to_diagonal(Exec(), A, unlimited))),
+                                 0));
+    if (A.num_rows == A.num_cols) {
+      EXPECT_TRUE(libra::test::same_matrix(
+          nonzero,
+          libra::test::to_ref(
+              libra::to_csr(Exec(), libra::to_compact_diagonal(Exec(), A, unlimited))),
+          0));
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 0);
+}
+
+TEST(DiagonalErrors, RefusedBeforeAllocating) {
+  using Csr = libra::Csr<double, int, int, Device>;
+  const auto rect =
+      libra::test::from_ref<double, int, int, Device>(on_diagonals(6, 5, {0, 1}, 1, 1));
+  EXPECT_THROW(libra::to_compact_diagonal(Exec(), rect), libra::ShapeError);
+  // Scattered entries: storage by diagonals would be far larger than the matrix.
+  const auto scattered =
+      libra::test::from_ref<double, int, int, Device>(ref::random(300, 300, 2, 7, 0.0));
+  try {
+    libra::to_diagonal(Exec(), scattered);
+    FAIL() << "no error";
+  } catch (const libra::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_fill"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(libra::to_compact_diagonal(Exec(), scattered), libra::ArgumentError);
+  libra::DiagonalOptions loose;
+  loose.max_fill = 1000;
+  EXPECT_NO_THROW(libra::to_diagonal(Exec(), scattered, loose));
+  // A product whose C exceeds the budget.
+  const auto band_a = libra::test::from_ref<double, int, int, Device>(
+      on_diagonals(50, 50, band(3, 3), 1, 2));
+  const auto K = libra::to_compact_diagonal(Exec(), band_a);
+  const auto H = libra::to_diagonal(Exec(), band_a);
+  libra::DiagonalGemmOptions tight;
+  tight.memory_budget = 13 * 50 * sizeof(double) - 1;  // C has 13 diagonals of 50
+  EXPECT_THROW(libra::cdm_gemm(Exec(), K, K, tight), libra::ArgumentError);
+  tight.memory_budget += 1;
+  EXPECT_NO_THROW(libra::cdm_gemm(Exec(), K, K, tight));
+  // HM stores diagonal d with 50 - |d| values: 650 - 2 * (1 + ... + 6) = 608.
+  tight.memory_budget = 608 * sizeof(double) - 1;
+  EXPECT_THROW(libra::hm_gemm(Exec(), H, H, tight), libra::ArgumentError);
+  tight.memory_budget += 1;
+  EXPECT_NO_THROW(libra::hm_gemm(Exec(), H, H, tight));
+  // Shapes that do not agree.
+  const auto K6 = libra::to_compact_diagonal(
+      Exec(),
+      libra::test::from_ref<double, int, int, Device>(on_diagonals(6, 6, {0}, 1, 3)));
+  EXPECT_THROW(libra::cdm_gemm(Exec(), K, K6), libra::ShapeError);
+  const auto Hr = libra::to_diagonal(Exec(), rect);
+  EXPECT_THROW(libra::hm_gemm(Exec(), Hr, Hr), libra::ShapeError);
+  EXPECT_NO_THROW(libra::hm_gemm(Exec(), 1.0, DiagonalOp::transpose, Hr, DiagonalOp::none,
+                                 Hr, 0.0, decltype(Hr)()));
+  (void)sizeof(Csr);
+}
+
+// One product C = alpha op(A) op(B) + beta C_in checked against the oracle.
+template <class T, class Multiply>
+void check_product(const ref::Matrix& a, DiagonalOp oa, const ref::Matrix& b,
+                   DiagonalOp ob, double alpha, double beta, const ref::Matrix& c_in,
+                   Multiply&& multiply, const std::string& what) {
+  const auto ra = oa == DiagonalOp::transpose ? ref::transpose(a) : a;
+  const auto rb = ob == DiagonalOp::transpose ? ref::transpose(b) : b;
+  const auto expected = scaled_sum(alpha, ref::spgemm(ra, rb), beta, c_in);
+  const auto scale = scaled_sum(std::fabs(alpha), ref::spgemm(absolute(ra), absolute(rb)),
+                                std::fabs(beta), absolute(c_in));
+  const ref::Matrix got = multiply();
+  EXPECT_TRUE(same_values(expected, got, scale, T::tol())) << what;
+}
+
+template <class T>
+struct CdmKernel {
+  std::string name;
+  libra::DiagonalGemmOptions options;
+  DiagonalPath path;
+};
+
+template <class T>
+std::vector<CdmKernel<T>> cdm_kernels() {
+  std::vector<CdmKernel<T>> k;
+  libra::DiagonalGemmOptions o;
+  k.push_back({"default", o,
+               libra::LaunchTraits<Exec>::is_gpu ? DiagonalPath::cdm_tiles
+                                                 : DiagonalPath::cdm_rows});
+  o.tuning.cdm_tiles = -1;
+  o.tuning.tile_positions = 7;
+  k.push_back({"rows, chunks of 7", o, DiagonalPath::cdm_rows});
+  o = {};
+  o.tuning.cdm_tiles = 1;
+  k.push_back({"tiles, default shape", o, DiagonalPath::cdm_tiles});
+  o.tuning.tile_diagonals = 3;
+  o.tuning.tile_positions = 5;
+  o.tuning.tile_depth = 2;
+  o.tuning.host_team_threads = 1;
+  k.push_back({"tiles 3x5, depth 2, 1 thread", o, DiagonalPath::cdm_tiles});
+  o.tuning.host_team_threads = libra::test::max_team_threads();
+  k.push_back({"tiles 3x5, depth 2, all threads", o, DiagonalPath::cdm_tiles});
+  return k;
+}
+
+TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
+  using T = TypeParam;
+  struct Case {
+    std::int64_t n;
+    std::vector<std::int64_t> a, b;
+  };
+  const std::vector<Case> cases = {
+      {1, {0}, {0}},                               // n = 1
+      {40, band(3, 1), band(1, 4)},                // rectangular bands (kl != ku)
+      {40, band(0, 6), band(5, 0)},                // upper times lower
+      {70, band(12, 12), band(9, 12)},             // C: 46 diagonals, wider than a tile
+      {20, band(19, 19), band(19, 19)},            // dense, as CDM
+      {33, {}, band(2, 2)},                        // an empty diagonal set
+      {50, {-30, -1, 0, 4, 45}, {-7, 0, 3, 20}}};  // structured sparse in CDM
+  const std::vector<std::pair<DiagonalOp, DiagonalOp>> ops = {
+      {DiagonalOp::none, DiagonalOp::none},
+      {DiagonalOp::transpose, DiagonalOp::none},
+      {DiagonalOp::none, DiagonalOp::transpose},
+      {DiagonalOp::transpose, DiagonalOp::transpose}};
+  std::uint64_t seed = 10;
+  for (const auto& kernel : cdm_kernels<T>()) {
+    for (const auto& c : cases) {
+      const auto a = T::round(on_diagonals(c.n, c.n, c.a, 1.0, seed++));
+      // n = 1 keeps its one entry (a dropped one would leave nothing to multiply).
+      const auto b = T::round(on_diagonals(c.n, c.n, c.b, c.n == 1 ? 1.0 : 0.9, seed++));
+      const auto c_in = T::round(on_diagonals(c.n, c.n, band(1, 2), 1.0, seed++));
+      const auto A = libra::to_compact_diagonal(
+          Exec(), ref::to_csr<typename T::Csr::scalar_type, int,
+                              typename T::Csr::offset_type, Device>(a));
+      const auto B = libra::to_compact_diagonal(
+          Exec(), ref::to_csr<typename T::Csr::scalar_type, int,
+                              typename T::Csr::offset_type, Device>(b));
+      const auto C0 = libra::to_compact_diagonal(
+          Exec(), ref::to_csr<typename T::Csr::scalar_type, int,
+                              typename T::Csr::offset_type, Device>(c_in));
+      for (const auto& [oa, ob] : ops) {
+        for (const double beta : {0.0, -0.5}) {
+          const std::string what = kernel.name + ", n = " + std::to_string(c.n) +
+                                   ", ops " + std::to_string(static_cast<int>(oa)) +
+                                   std::to_string(static_cast<int>(ob)) + ", beta " +
+                                   std::to_string(beta);
+          libra::DiagonalGemmStats st;
+          check_product<T>(
+              a, oa, b, ob, 1.5, beta, c_in,
+              [&] {
+                return libra::test::to_ref(
+                    libra::to_csr(Exec(), libra::cdm_gemm(Exec(), 1.5, oa, A, ob, B, beta,
+                                                          C0, kernel.options, &st)));
+              },
+              what);
+          const bool work = c.n > 0 && (!c.a.empty() || beta != 0);
+          EXPECT_EQ(st.path, work ? kernel.path : DiagonalPath::none) << what;
+        }
+      }
+    }
+  }
+}
+
+// Which of the paper's thirteen cases a pair of diagonals (of A, of B) is:
+// 0-2 land on C's main diagonal, 3-7 above it, 8-12 below.
+int paper_case(std::int64_t a, std::int64_t b) {
+  if (a + b == 0) return a == 0 ? 0 : (a > 0 ? 1 : 2);
+  if (a + b > 0) {
+    if (a > 0 && b > 0) return 3;
+    if (a == 0) return 4;
+    if (b == 0) return 5;
+    return a > 0 ? 6 : 7;  // a > -b > 0, or b > -a > 0
+  }
+  if (a < 0 && b < 0) return 8;
+  if (a == 0) return 9;
+  if (b == 0) return 10;
+  return a < 0 ? 11 : 12;
+}
+
+TYPED_TEST(Diagonal, StructuredProductsCoverTheThirteenCases) {
+  using T = TypeParam;
+  const std::vector<std::int64_t> da = {-6, -2, 0, 3, 5}, db = {-5, -3, 0, 2, 6};
+  std::set<int> seen;
+  for (auto x : da)
+    for (auto y : db) seen.insert(paper_case(x, y));
+  ASSERT_EQ(seen.size(), 13u) << "the diagonal sets must pair every sign combination";
+  struct Shape {
+    std::int64_t m, k, n;
+  };
+  std::uint64_t seed = 50;
+  for (const Shape sh :
+       {Shape{30, 30, 30}, Shape{25, 30, 20}, Shape{1, 1, 1}, Shape{8, 40, 9}}) {
+    for (const auto oa : {DiagonalOp::none, DiagonalOp::transpose}) {
+      for (const auto ob : {DiagonalOp::none, DiagonalOp::transpose}) {
+        // Stored so that op(A) is m x k and op(B) k x n.
+        const bool ta = oa == DiagonalOp::transpose, tb = ob == DiagonalOp::transpose;
+        auto clip = [](const std::vector<std::int64_t>& d, std::int64_t r,
+                       std::int64_t c) {
+          std::vector<std::int64_t> out;
+          for (auto x : d)
+            if (x > -r && x < c) out.push_back(x);
+          return out;
+        };
+        const std::int64_t ar = ta ? sh.k : sh.m, ac = ta ? sh.m : sh.k;
+        const std::int64_t br = tb ? sh.n : sh.k, bc = tb ? sh.k : sh.n;
+        const double density = sh.m == 1 ? 1.0 : 0.7;
+        const auto a = T::round(on_diagonals(ar, ac, clip(da, ar, ac), density, seed++));
+        const auto b = T::round(on_diagonals(br, bc, clip(db, br, bc), density, seed++));
+        const auto c_in =
+            T::round(on_diagonals(sh.m, sh.n, clip({-1, 0, 4}, sh.m, sh.n), 1.0, seed++));
+        using S = typename T::Csr::scalar_type;
+        using Off = typename T::Csr::offset_type;
+        const auto A = libra::to_diagonal(Exec(), ref::to_csr<S, int, Off, Device>(a));
+        const auto B = libra::to_diagonal(Exec(), ref::to_csr<S, int, Off, Device>(b));
+        const auto C0 =
+            libra::to_diagonal(Exec(), ref::to_csr<S, int, Off, Device>(c_in));
+        for (const double beta : {0.0, 2.0}) {
+          libra::DiagonalGemmStats st;
+          const std::string what = std::to_string(sh.m) + "x" + std::to_string(sh.k) +
+                                   "x" + std::to_string(sh.n) + " ops " +
+                                   std::to_string(ta) + std::to_string(tb) + " beta " +
+                                   std::to_string(beta);
+          check_product<T>(
+              a, oa, b, ob, -0.75, beta, c_in,
+              [&] {
+                return libra::test::to_ref(libra::to_csr(
+                    Exec(),
+                    libra::hm_gemm(Exec(), -0.75, oa, A, ob, B, beta, C0, {}, &st)));
+              },
+              what);
+          EXPECT_EQ(st.path, DiagonalPath::hm_entries) << what;
+        }
+      }
+    }
+  }
+}
+
+// Bytes allocated through Kokkos while a transposed product runs.
+std::vector<std::pair<std::string, std::uint64_t>>* allocations = nullptr;
+void record(const Kokkos::Profiling::SpaceHandle, const char* label, const void*,
+            const std::uint64_t size) {
+  if (allocations) allocations->emplace_back(label, size);
+}
+
+TEST(DiagonalTranspose, ReadsTheTransposeInPlace) {
+  const std::int64_t n = 3000;
+  const auto a = on_diagonals(n, n, band(20, 3), 1.0, 77);
+  const auto c_in = on_diagonals(n, n, band(1, 1), 1.0, 78);
+  const auto A = libra::to_compact_diagonal(
+      Exec(), libra::test::from_ref<double, int, int, Device>(a));
+  const auto C0 = libra::to_compact_diagonal(
+      Exec(), libra::test::from_ref<double, int, int, Device>(c_in));
+  const auto H =
+      libra::to_diagonal(Exec(), libra::test::from_ref<double, int, int, Device>(a));
+  const auto H0 =
+      libra::to_diagonal(Exec(), libra::test::from_ref<double, int, int, Device>(c_in));
+  const std::uint64_t a_bytes = A.stored() * sizeof(double);
+  std::vector<std::pair<std::string, std::uint64_t>> seen;
+  allocations = &seen;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(record);
+  // The symmetric rank-k update C = A * A^T + C_in, and A^T * A.
+  const auto syrk = libra::cdm_gemm(Exec(), 1.0, DiagonalOp::none, A,
+                                    DiagonalOp::transpose, A, 1.0, C0);
+  const auto tn =
+      libra::hm_gemm(Exec(), 1.0, DiagonalOp::transpose, H, DiagonalOp::none, H, 1.0, H0);
+  Kokkos::fence();
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  allocations = nullptr;
+  ASSERT_FALSE(seen.empty()) << "the allocation callback saw nothing";
+  for (const auto& [label, size] : seen) {
+    if (label == "libra::diag::cdm::C" || label == "libra::diag::hm::C") continue;
+    EXPECT_LT(size, a_bytes / 4)
+        << label << ": " << size << " bytes (A: " << a_bytes << ")";
+  }
+  const auto expected_syrk = scaled_sum(1, ref::spgemm(a, ref::transpose(a)), 1, c_in);
+  const auto scale = scaled_sum(1, ref::spgemm(absolute(a), absolute(ref::transpose(a))),
+                                1, absolute(c_in));
+  EXPECT_TRUE(same_values(expected_syrk, libra::test::to_ref(libra::to_csr(Exec(), syrk)),
+                          scale, 1e-13));
+  const auto expected_tn = scaled_sum(1, ref::spgemm(ref::transpose(a), a), 1, c_in);
+  const auto scale_tn = scaled_sum(
+      1, ref::spgemm(absolute(ref::transpose(a)), absolute(a)), 1, absolute(c_in));
+  EXPECT_TRUE(same_values(expected_tn, libra::test::to_ref(libra::to_csr(Exec(), tn)),
+                          scale_tn, 1e-13));
+}
+
+TYPED_TEST(Diagonal, SpmvFromDiagonalStorage) {
+  using T = TypeParam;
+  using S = typename T::Csr::scalar_type;
+  using Off = typename T::Csr::offset_type;
+  const std::int64_t n = 301;
+  for (const auto& diags :
+       {band(3, 5), std::vector<std::int64_t>{-300, -40, 0, 17, 299}}) {
+    const auto a = T::round(on_diagonals(n, n, diags, 0.9, 5));
+    const auto A = ref::to_csr<S, int, Off, Device>(a);
+    const auto H = libra::to_diagonal(Exec(), A);
+    const auto K = libra::to_compact_diagonal(Exec(), A);
+    std::vector<double> x(n), y0(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      x[i] = static_cast<S>(std::sin(0.3 * i));
+      y0[i] = static_cast<S>(std::cos(0.7 * i));
+    }
+    const auto ax = ref::spmv(a, x);
+    const auto ax_abs = ref::spmv(absolute(a), std::vector<double>(n, 1.0));
+    for (const auto [alpha, beta] :
+         {std::pair{2.0, 0.0}, std::pair{-1.0, 0.5}, std::pair{0.0, 3.0}}) {
+      Kokkos::View<S*, Device> xv("x", n), yh("yh", n), yk("yk", n);
+      auto hx = Kokkos::create_mirror_view(xv);
+      auto hy = Kokkos::create_mirror_view(yh);
+      for (std::int64_t i = 0; i < n; ++i) {
+        hx(i) = static_cast<S>(x[i]);
+        hy(i) = static_cast<S>(y0[i]);
+      }
+      Kokkos::deep_copy(xv, hx);
+      Kokkos::deep_copy(yh, hy);
+      Kokkos::deep_copy(yk, hy);
+      libra::SpmvStats sh, sk;
+      libra::spmv(Exec(), alpha, H, xv, beta, yh, {}, &sh);
+      libra::spmv(Exec(), alpha, K, xv, beta, yk, {}, &sk);
+      EXPECT_EQ(sh.path, alpha == 0 ? libra::SpmvPath::scale_only
+                                    : libra::SpmvPath::diagonal_rows);
+      EXPECT_EQ(sk.path, alpha == 0 ? libra::SpmvPath::scale_only
+                                    : libra::SpmvPath::compact_diagonal_rows);
+      const auto gh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yh);
+      const auto gk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yk);
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double want = alpha * ax[i] + beta * y0[i];
+        const double scale =
+            std::fabs(alpha) * ax_abs[i] + std::fabs(beta * y0[i]) + 1e-30;
+        EXPECT_NEAR(gh(i), want, 4 * T::tol() * scale) << i;
+        EXPECT_NEAR(gk(i), want, 4 * T::tol() * scale) << i;
+      }
+    }
+  }
+}
+
+}  // namespace diagonal_test
