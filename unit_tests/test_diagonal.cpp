@@ -13,6 +13,7 @@
 #include "libra/diag/spmv.hpp"
 #include "libra/format/diagonal_convert.hpp"
 #include "libra/io/read.hpp"
+#include "libra/spgemm/spgemm.hpp"
 #include "support/compare.hpp"
 #include "support/matrix_files.hpp"
 #include "support/test_space.hpp"
@@ -351,7 +352,8 @@ TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
       const auto C0 = libra::to_compact_diagonal(
           Exec(), ref::to_csr<typename T::Csr::scalar_type, int,
                               typename T::Csr::offset_type, Device>(c_in));
-      for (const auto& [oa, ob] : ops) {
+      for (const auto& op : ops) {
+        const DiagonalOp oa = op.first, ob = op.second;
         for (const double beta : {0.0, -0.5}) {
           const std::string what = kernel.name + ", n = " + std::to_string(c.n) +
                                    ", ops " + std::to_string(static_cast<int>(oa)) +
@@ -545,6 +547,92 @@ TYPED_TEST(Diagonal, SpmvFromDiagonalStorage) {
       }
     }
   }
+}
+
+// libra::spgemm with SpgemmAlgorithm::cdm / hm: C's pattern equals the oracle's
+// (entries whose products cancel included), values within rounding.
+TYPED_TEST(Diagonal, SpgemmThroughDiagonalStorage) {
+  using T = TypeParam;
+  using S = typename T::Csr::scalar_type;
+  using Off = typename T::Csr::offset_type;
+  struct Case {
+    std::int64_t m, k, n;
+    std::vector<std::int64_t> a, b;
+    double density;
+  };
+  const std::vector<Case> cases = {{60, 60, 60, band(2, 3), band(4, 1), 1.0},
+                                   {60, 60, 60, {-50, -3, 0, 8}, {-9, 0, 2, 40}, 0.6},
+                                   {1, 1, 1, {0}, {0}, 1.0},
+                                   {40, 25, 30, {-39, -1, 0, 7}, {-3, 0, 12}, 0.8}};
+  std::uint64_t seed = 90;
+  for (const auto& c : cases) {
+    auto a = T::round(on_diagonals(c.m, c.k, c.a, c.density, seed++));
+    auto b = T::round(on_diagonals(c.k, c.n, c.b, c.density, seed++));
+    if (c.m == 60 && c.density == 1.0) {
+      // C(0, 0) = A(0, 0:3) . B(0:3, 0) = 1 - 1 + 1 - 1 cancels exactly, and stays
+      // an entry of C.
+      std::vector<ref::Triplet> ta = ref::to_triplets(a), tb = ref::to_triplets(b);
+      for (auto& [i, j, v] : ta)
+        if (i == 0) v = 1;
+      for (auto& [i, j, v] : tb)
+        if (j == 0) v = i % 2 == 0 ? 1 : -1;
+      a = ref::from_triplets(c.m, c.k, ta);
+      b = ref::from_triplets(c.k, c.n, tb);
+    }
+    const auto A = ref::to_csr<S, int, Off, Device>(a);
+    const auto B = ref::to_csr<S, int, Off, Device>(b);
+    std::vector<double> scale, terms;
+    const auto expected = ref::spgemm(a, b, &scale, &terms);
+    if (c.m == 60 && c.density == 1.0) {
+      ASSERT_EQ(expected.col[0], 0);
+      ASSERT_EQ(expected.val[0], 0.0);
+    }
+    for (const auto algo : {libra::SpgemmAlgorithm::cdm, libra::SpgemmAlgorithm::hm}) {
+      if (algo == libra::SpgemmAlgorithm::cdm && (c.m != c.k || c.k != c.n)) {
+        libra::SpgemmOptions o;
+        o.algorithm = algo;
+        EXPECT_THROW(libra::spgemm(Exec(), A, B, o), libra::ShapeError);
+        continue;
+      }
+      libra::SpgemmOptions o;
+      o.algorithm = algo;
+      libra::SpgemmStats st;
+      const auto C = libra::spgemm(Exec(), A, B, o, &st);
+      std::vector<double> tol_scale(scale.size());
+      for (std::size_t i = 0; i < scale.size(); ++i) tol_scale[i] = scale[i] * terms[i];
+      EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C), T::tol(),
+                                           &tol_scale))
+          << libra::to_string(algo) << " " << c.m << "x" << c.k << "x" << c.n;
+      EXPECT_EQ(st.algorithm, algo);
+      EXPECT_EQ(st.diagonal_path,
+                algo == libra::SpgemmAlgorithm::hm
+                    ? DiagonalPath::hm_entries
+                    : (libra::LaunchTraits<Exec>::is_gpu ? DiagonalPath::cdm_tiles
+                                                         : DiagonalPath::cdm_rows));
+      EXPECT_EQ(st.products, ref::spgemm_products(a, b));
+      // The handle: pattern once, values again after they change.
+      libra::SpgemmHandle<S, int, Off, Device> h(o);
+      typename T::Csr C2;
+      libra::spgemm_symbolic(Exec(), h, A, B, C2);
+      auto a2 = a;
+      for (auto& v : a2.val) v = static_cast<double>(static_cast<S>(-2 * v));
+      const auto A2 = ref::to_csr<S, int, Off, Device>(a2);
+      libra::spgemm_numeric(Exec(), h, A2, B, C2);
+      std::vector<double> scale2, terms2;
+      const auto expected2 = ref::spgemm(a2, b, &scale2, &terms2);
+      for (std::size_t i = 0; i < scale2.size(); ++i) scale2[i] *= terms2[i];
+      EXPECT_TRUE(libra::test::same_matrix(expected2, libra::test::to_ref(C2), T::tol(),
+                                           &scale2));
+    }
+  }
+  // A matrix whose entries are scattered is refused, not stored nearly dense.
+  const auto R =
+      ref::to_csr<S, int, Off, Device>(T::round(ref::random(200, 200, 3, 5, 0.0)));
+  libra::SpgemmOptions o;
+  o.algorithm = libra::SpgemmAlgorithm::hm;
+  EXPECT_THROW(libra::spgemm(Exec(), R, R, o), libra::ArgumentError);
+  o.diagonal_max_fill = 0;
+  EXPECT_NO_THROW(libra::spgemm(Exec(), R, R, o));
 }
 
 }  // namespace diagonal_test

@@ -118,6 +118,12 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
   std::fflush(report);
 }
 
+// The inputs, for messages: "A.mtx" or "A.mtx, B.mtx".
+std::string operand_names(const SpgemmArgs& args) {
+  const std::string a = args.generate.empty() ? args.a_file : args.generate;
+  return args.b_file.empty() ? a : a + ", " + args.b_file;
+}
+
 template <class M>
 int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) {
   // B is the given B, or A; --transpose-b multiplies by its transpose, and so does
@@ -140,9 +146,11 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
                                   ": inner dimensions differ");
   }
   SpgemmOptions options;
-  options.algorithm = args.algo == "outer"   ? SpgemmAlgorithm::outer
-                      : args.algo == "panel" ? SpgemmAlgorithm::panel
-                                             : SpgemmAlgorithm::automatic;
+  const bool libra_algo = args.algo == "auto" || args.algo == "outer" ||
+                          args.algo == "panel" || args.algo == "cdm" || args.algo == "hm";
+  options.algorithm =
+      libra_algo ? parse_spgemm_algorithm(args.algo) : SpgemmAlgorithm::automatic;
+  const bool diagonal = args.algo == "cdm" || args.algo == "hm";
   std::string problem;
   options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
   options.phase_timings = args.phase_times;
@@ -158,7 +166,13 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
     r = AlgorithmResult<M>{};  // the last C goes first: two Cs may not fit the device
     try {
       r = run_spgemm_algorithm(args.algo, A, B, options);
-    } catch (const ArgumentError& e) {  // e.g. a --memory-budget too small to work in
+    } catch (const ShapeError& e) {
+      if (!diagonal) throw;
+      throw Failure(exit_bad_input, operand_names(args) + ": " + e.what());
+    } catch (const ArgumentError& e) {
+      // Diagonal storage refuses matrices whose entries are not on few diagonals:
+      // a property of the input. Elsewhere, e.g. a --memory-budget too small.
+      if (diagonal) throw Failure(exit_bad_input, operand_names(args) + ": " + e.what());
       throw Failure(exit_usage, e.what());
     }
     seconds.push_back(r.seconds);

@@ -31,7 +31,8 @@ struct AlgorithmResult {
 
 // The algorithms this build has: cusparse only in CUDA builds.
 inline std::vector<std::string> spgemm_algorithm_names() {
-  std::vector<std::string> names{"auto", "panel", "outer", "kk", "reference"};
+  std::vector<std::string> names{"auto", "panel", "outer",    "cdm",
+                                 "hm",   "kk",    "reference"};
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
   names.push_back("cusparse");
 #endif
@@ -58,8 +59,10 @@ inline std::string check_spgemm_algorithm(std::string& algo) {
 
 inline std::string spgemm_algorithm_help() {
   std::string help =
-      "Algorithms: panel (ApSpGEMM in-core, Libra), outer (lbGEMM, Libra), auto "
-      "(Libra's\nchoice: panel), kk (Kokkos Kernels' spgemm, on the host), reference "
+      "Algorithms: panel (ApSpGEMM in-core, Libra), outer (lbGEMM, Libra), cdm (compact\n"
+      "diagonal storage: square matrices whose entries lie on few diagonals, such as\n"
+      "bands), hm (diagonal storage, any shape), auto (Libra's choice: panel), kk "
+      "(Kokkos Kernels' spgemm, on the host), reference "
       "(the sequential\nhost oracle Libra's tests use)";
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
   help += ", cusparse (cuSPARSE's SpGEMM)";

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "libra/format/csr.hpp"
+#include "libra/spgemm/impl/diagonal.hpp"
 #include "libra/spgemm/impl/outer_plan.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/options.hpp"
@@ -19,6 +20,7 @@ class SpgemmHandle {
   using matrix_type = Csr<Scalar, Ordinal, Offset, Device>;
   using outer_plan_type = impl::OuterPlan<Scalar, Ordinal, Offset, Device>;
   using panel_plan_type = impl::PanelPlan<Scalar, Ordinal, Offset, Device>;
+  using diagonal_plan_type = impl::DiagonalPlan<Scalar, Ordinal, Offset, Device>;
   using mem = typename Device::memory_space;
 
   explicit SpgemmHandle(const SpgemmOptions& options = {}) : options_(options) {}
@@ -34,7 +36,8 @@ class SpgemmHandle {
   std::size_t workspace_bytes() const noexcept { return workspace_.owned_bytes(); }
 
   // Internal state, for Libra's own entry points only.
-  std::variant<std::monostate, outer_plan_type, panel_plan_type>& impl_plan() noexcept {
+  std::variant<std::monostate, outer_plan_type, panel_plan_type, diagonal_plan_type>&
+  impl_plan() noexcept {
     return plan_;
   }
   // Drops the pattern, the plan and its temporaries: the state of a new handle.
@@ -53,7 +56,8 @@ class SpgemmHandle {
   SpgemmOptions options_;
   SpgemmStats stats_;
   bool has_pattern_ = false;
-  std::variant<std::monostate, outer_plan_type, panel_plan_type> plan_;
+  std::variant<std::monostate, outer_plan_type, panel_plan_type, diagonal_plan_type>
+      plan_;
   impl::Workspace<mem> workspace_;  // the plan's temporaries
 };
 

@@ -5,15 +5,19 @@
 #include <functional>
 #include <string>
 
+#include "libra/diag/options.hpp"
+
 namespace libra {
 
 enum class SpgemmAlgorithm {
   automatic,  // Libra picks (impl/choose_algorithm.hpp; the README's rule)
   outer,      // lbGEMM: outer products balanced by a heaviest-first workload table
-  panel       // ApSpGEMM in-core: rows binned by products, accumulated on the fly
+  panel,      // ApSpGEMM in-core: rows binned by products, accumulated on the fly
+  cdm,        // compact diagonal storage (square, banded matrices; libra/diag/)
+  hm          // HM diagonal storage (entries on few diagonals, any shape; libra/diag/)
 };
 
-// "panel", "outer", "auto"; throws ArgumentError for anything else.
+// "panel", "outer", "cdm", "hm", "auto"; throws ArgumentError for anything else.
 SpgemmAlgorithm parse_spgemm_algorithm(const std::string& name);
 const char* to_string(SpgemmAlgorithm algorithm) noexcept;
 
@@ -36,6 +40,10 @@ struct SpgemmOptions {
   // Fence the device after each phase so that SpgemmStats' per-phase seconds
   // mean something. Off by default: each fence is a host synchronisation.
   bool phase_timings = false;
+  // cdm and hm: the most values diagonal storage may hold per entry of A or B
+  // (DiagonalOptions::max_fill); a matrix whose entries are not on a few
+  // diagonals is refused with ArgumentError instead of stored nearly dense.
+  double diagonal_max_fill = 4.0;
   // Called on the host after each chunk of each phase with (steps done, steps in
   // all), e.g. to draw a progress bar; a product in one chunk makes 2 steps.
   std::function<void(int done, int total)> progress;
@@ -120,6 +128,7 @@ struct SpgemmStats {
   // far and the merge's output are C-sized arrays that are not counted.
   std::size_t peak_bytes = 0;
   SpgemmPathCounts paths;
+  DiagonalPath diagonal_path = DiagonalPath::none;  // cdm and hm: the kernel that ran
   // Seconds per phase, with SpgemmOptions::phase_timings (else 0).
   double seconds_wlt = 0;       // workload table: build, sort, chunk plan (panel:
                                 // the pre-analysis)

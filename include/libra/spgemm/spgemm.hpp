@@ -8,7 +8,8 @@
 //
 // Overloads take and return KokkosSparse::CrsMatrix, so a Trilinos user swaps
 // one call. The algorithm is chosen in SpgemmOptions: `panel` (ApSpGEMM in-core),
-// `outer` (lbGEMM), or `automatic` (impl/choose_algorithm.hpp).
+// `outer` (lbGEMM), `cdm` / `hm` (through diagonal storage, impl/diagonal.hpp),
+// or `automatic` (impl/choose_algorithm.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
@@ -86,6 +87,12 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
     }
     c = plan.c;
     values = plan.c_values;
+  } else if (algorithm == SpgemmAlgorithm::cdm || algorithm == SpgemmAlgorithm::hm) {
+    auto& plan =
+        handle.impl_plan().template emplace<typename Handle::diagonal_plan_type>();
+    plan.compact = algorithm == SpgemmAlgorithm::cdm;
+    impl::diagonal_symbolic(exec, plan, A, B, handle.options(), st);
+    c = plan.c;
   } else {
     auto& plan = handle.impl_plan().template emplace<typename Handle::outer_plan_type>();
     impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
@@ -173,6 +180,9 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
           impl::outer_numeric(exec, plan, A, B, C.values, st);
         } else if constexpr (std::is_same<P, typename Handle::panel_plan_type>::value) {
           impl::panel_numeric(exec, plan, A, B, C.values, st);
+        } else if constexpr (std::is_same<P,
+                                          typename Handle::diagonal_plan_type>::value) {
+          impl::diagonal_numeric(exec, plan, A, B, C.values, handle.options(), st);
         }
       },
       handle.impl_plan());

@@ -28,15 +28,26 @@ struct RowWriter {
   }
 };
 
-// The rows x cols Csr whose row i holds what visit(i, emit) emits (emit(col,
-// value), columns ascending). `visit` is a functor with a templated
-// `operator()(Ordinal i, Emit& emit) const`; it must emit the same entries on
-// both calls. Throws OverflowError (naming `what`) when nnz does not fit Off.
-template <class S, class O, class Off, class D, class Exec, class Visit>
-Csr<S, O, Off, D> build_csr(const Exec& exec, O rows, O cols, const Visit& visit,
-                            const char* what) {
-  using Out = Csr<S, O, Off, D>;
-  Kokkos::View<Off*, typename D::memory_space> counts(
+// The arrays of the rows x cols CSR matrix whose row i holds what visit(i, emit)
+// emits (emit(col, value), columns ascending). `visit` is a functor with a
+// templated `operator()(Ordinal i, Emit& emit) const`; it must emit the same
+// entries on both calls. Throws OverflowError (naming `what`) when nnz does not
+// fit Off.
+template <class S, class O, class Off, class Mem>
+struct CsrArrays {
+  Kokkos::View<Off*, Mem> row_map;
+  Kokkos::View<O*, Mem> col;
+  Kokkos::View<S*, Mem> val;
+};
+
+template <class S, class O, class Off, class Exec, class Visit>
+CsrArrays<S, O, Off, typename Exec::memory_space> build_csr_arrays(const Exec& exec,
+                                                                   O rows,
+                                                                   const Visit& visit,
+                                                                   const char* what) {
+  using mem = typename Exec::memory_space;
+  CsrArrays<S, O, Off, mem> out;
+  Kokkos::View<Off*, mem> counts(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::build_csr::counts"),
       static_cast<std::size_t>(rows));
   Kokkos::parallel_for(
@@ -46,14 +57,14 @@ Csr<S, O, Off, D> build_csr(const Exec& exec, O rows, O cols, const Visit& visit
         visit(static_cast<O>(i), c);
         counts(i) = c.n;
       });
-  typename Out::row_map_non_const_type row_map(
+  const Kokkos::View<Off*, mem> row_map(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
       static_cast<std::size_t>(rows) + 1);
   const std::uint64_t nnz =
       exclusive_scan(exec, "libra::build_csr::scan", counts, row_map, what);
-  typename Out::index_type col(
+  const Kokkos::View<O*, mem> col(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-  typename Out::values_type val(
+  const Kokkos::View<S*, mem> val(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
   Kokkos::parallel_for(
       "libra::build_csr::fill", Kokkos::RangePolicy<Exec>(exec, 0, rows),
@@ -61,7 +72,18 @@ Csr<S, O, Off, D> build_csr(const Exec& exec, O rows, O cols, const Visit& visit
         RowWriter<O, S> w{col.data() + row_map(i), val.data() + row_map(i)};
         visit(static_cast<O>(i), w);
       });
-  return Out(rows, cols, row_map, col, val);
+  out.row_map = row_map;
+  out.col = col;
+  out.val = val;
+  return out;
+}
+
+// The same as a Csr.
+template <class S, class O, class Off, class D, class Exec, class Visit>
+Csr<S, O, Off, D> build_csr(const Exec& exec, O rows, O cols, const Visit& visit,
+                            const char* what) {
+  const auto a = build_csr_arrays<S, O, Off>(exec, rows, visit, what);
+  return Csr<S, O, Off, D>(rows, cols, a.row_map, a.col, a.val);
 }
 
 }  // namespace libra::impl
