@@ -429,21 +429,27 @@ TYPED_TEST(Diagonal, StructuredProductsCoverTheThirteenCases) {
         const auto B = libra::to_diagonal(Exec(), ref::to_csr<S, int, Off, Device>(b));
         const auto C0 =
             libra::to_diagonal(Exec(), ref::to_csr<S, int, Off, Device>(c_in));
-        for (const double beta : {0.0, 2.0}) {
-          libra::DiagonalGemmStats st;
-          const std::string what = std::to_string(sh.m) + "x" + std::to_string(sh.k) +
-                                   "x" + std::to_string(sh.n) + " ops " +
-                                   std::to_string(ta) + std::to_string(tb) + " beta " +
-                                   std::to_string(beta);
-          check_product<T>(
-              a, oa, b, ob, -0.75, beta, c_in,
-              [&] {
-                return libra::test::to_ref(libra::to_csr(
-                    Exec(),
-                    libra::hm_gemm(Exec(), -0.75, oa, A, ob, B, beta, C0, {}, &st)));
-              },
-              what);
-          EXPECT_EQ(st.path, DiagonalPath::hm_entries) << what;
+        for (const int pairs : {-1, 1}) {
+          libra::DiagonalGemmOptions go;
+          go.tuning.hm_pairs = pairs;
+          for (const double beta : {0.0, 2.0}) {
+            libra::DiagonalGemmStats st;
+            const std::string what = std::to_string(sh.m) + "x" + std::to_string(sh.k) +
+                                     "x" + std::to_string(sh.n) + " ops " +
+                                     std::to_string(ta) + std::to_string(tb) + " beta " +
+                                     std::to_string(beta);
+            check_product<T>(
+                a, oa, b, ob, -0.75, beta, c_in,
+                [&] {
+                  return libra::test::to_ref(libra::to_csr(
+                      Exec(),
+                      libra::hm_gemm(Exec(), -0.75, oa, A, ob, B, beta, C0, go, &st)));
+                },
+                what);
+            EXPECT_EQ(st.path,
+                      pairs > 0 ? DiagonalPath::hm_pairs : DiagonalPath::hm_entries)
+                << what;
+          }
         }
       }
     }
@@ -606,7 +612,8 @@ TYPED_TEST(Diagonal, SpgemmThroughDiagonalStorage) {
       EXPECT_EQ(st.algorithm, algo);
       EXPECT_EQ(st.diagonal_path,
                 algo == libra::SpgemmAlgorithm::hm
-                    ? DiagonalPath::hm_entries
+                    ? (libra::LaunchTraits<Exec>::is_gpu ? DiagonalPath::hm_entries
+                                                         : DiagonalPath::hm_pairs)
                     : (libra::LaunchTraits<Exec>::is_gpu ? DiagonalPath::cdm_tiles
                                                          : DiagonalPath::cdm_rows));
       EXPECT_EQ(st.products, ref::spgemm_products(a, b));

@@ -12,6 +12,8 @@ const char* to_string(DiagonalPath path) noexcept {
       return "cdm_rows";
     case DiagonalPath::hm_entries:
       return "hm_entries";
+    case DiagonalPath::hm_pairs:
+      return "hm_pairs";
   }
   return "?";
 }

@@ -232,8 +232,16 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
     pr.tb = tb;
     pr.c_keys = keys;
     pr.c_map = c_map;
-    impl::hm_entries(exec, pr);
-    st.path = DiagonalPath::hm_entries;
+    const int force = options.tuning.hm_pairs;
+    if (force > 0 || (force == 0 && !LaunchTraits<Exec>::is_gpu)) {
+      pr.b_keys = impl::HmKeys<O>{B.num_rows, B.num_cols};
+      pr.b_map = impl::diagonal_map(exec, B.diag, pr.b_keys);
+      impl::hm_pairs(exec, pr);
+      st.path = DiagonalPath::hm_pairs;
+    } else {
+      impl::hm_entries(exec, pr);
+      st.path = DiagonalPath::hm_entries;
+    }
   }
   Kokkos::Profiling::popRegion();
   if (stats) *stats = st;

@@ -11,12 +11,15 @@ namespace libra {
 enum class DiagonalOp { none, transpose };
 
 enum class DiagonalPath {
-  none,       // nothing to multiply (an operand without diagonals, or n = 0)
-  cdm_tiles,  // CDM: a team per tile of C's compact diagonals x positions, A's
-              // compact diagonals staged in team scratch (the paper's Algorithm 1)
-  cdm_rows,   // CDM on host spaces: a thread per chunk of one compact diagonal of C,
-              // shifted vector products in contiguous runs (vectorised)
-  hm_entries  // HM: a thread per stored entry of A over B's diagonals, atomics into C
+  none,        // nothing to multiply (an operand without diagonals, or n = 0)
+  cdm_tiles,   // CDM: a team per tile of C's compact diagonals x positions, A's
+               // compact diagonals staged in team scratch (the paper's Algorithm 1)
+  cdm_rows,    // CDM on host spaces: a thread per chunk of one compact diagonal of C,
+               // shifted vector products in contiguous runs (vectorised)
+  hm_entries,  // HM: a thread per stored entry of A over B's diagonals, atomics into C
+               // (the paper's Algorithm 2)
+  hm_pairs     // HM on host spaces: a thread per diagonal of C, a contiguous shifted
+               // vector product per pair of diagonals of A and B (no atomics)
 };
 const char* to_string(DiagonalPath path) noexcept;
 
@@ -40,6 +43,9 @@ struct DiagonalGemmOptions {
     // Threads per team when the tiles run on a host space (0: 1); capped by what
     // the space allows. GPUs use one thread per entry of the tile.
     int host_team_threads = 0;
+    // HM: 1 forces a thread per diagonal of C on any space, -1 a thread per entry
+    // of A, 0 lets Libra choose (entries on GPUs, pairs on hosts).
+    int hm_pairs = 0;
   } tuning;
 };
 

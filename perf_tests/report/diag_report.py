@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Tables from bench_diag's JSON (Google Benchmark --benchmark_out): banded and
+structured sparse products in diagonal storage beside Libra's CSR SpGEMM,
+Kokkos Kernels, cuSPARSE and dense GEMM, and SpMV from each storage.
+
+  diag_report.py RESULTS.json [MORE.json ...] --title TITLE > report.md
+
+Medians of the repetitions; a case that did not run shows why (oom, error,
+wrong). The headline states CDM's speed-up over cuSPARSE (or the best CSR
+baseline on hosts) and the crossover: the narrowest band at which a CSR
+SpGEMM is faster than CDM.
+"""
+import argparse
+import json
+import math
+import re
+
+PRODUCTS = ["cdm", "hm", "libra_cdm_csr", "libra_panel", "kokkos_kernels", "cusparse",
+            "dense_gemm"]
+CSR_BASELINES = ["libra_panel", "kokkos_kernels", "cusparse"]
+SPMV = ["spmv_cdm", "spmv_hm", "spmv_csr"]
+
+
+def load(paths):
+    cases, context = {}, {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        context = data.get("context", context)
+        for b in data["benchmarks"]:
+            m = re.match(r"diag/([^/]+)/([a-z_]+)/", b["name"])
+            if not m:
+                continue
+            key = (m.group(1), m.group(2))
+            if b.get("error_occurred"):
+                cases.setdefault(key, {"error": b.get("error_message", "error")})
+                continue
+            if b.get("aggregate_name") != "median":
+                continue
+            scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6, "s": 1e3}[b.get("time_unit", "ms")]
+            cases[key] = {"ms": b["real_time"] * scale, "label": b.get("label", ""),
+                          "gflops": b.get("GFLOP/s"), "gbs": b.get("GB/s"),
+                          "peak": b.get("peak_MB"), "nnz": b.get("nnz_A")}
+    return cases, context
+
+
+def cell(c):
+    if c is None:
+        return "—"
+    if "error" in c:
+        return c["error"].split(":")[0]
+    ms = c["ms"]
+    return f"{ms:.3g}" if ms < 100 else f"{ms:.0f}"
+
+
+def problem_key(p):
+    f = p.split(":")
+    return (f[0], [int(x) for x in f[1:]])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json", nargs="+")
+    ap.add_argument("--title", default="Diagonal storage products")
+    args = ap.parse_args()
+    cases, ctx = load(args.json)
+    problems = sorted({p for p, _ in cases}, key=problem_key)
+    out = [f"# {args.title}", ""]
+    head = []
+    ratios_cus, ratios_best = [], []
+    crossover = None
+    for p in problems:
+        cdm = cases.get((p, "cdm"))
+        if not cdm or "ms" not in cdm:
+            continue
+        base = [cases.get((p, a)) for a in CSR_BASELINES]
+        base_ms = [b["ms"] for b in base if b and "ms" in b]
+        cus = cases.get((p, "cusparse"))
+        if cus and "ms" in cus:
+            ratios_cus.append((p, cus["ms"] / cdm["ms"]))
+        if base_ms:
+            ratios_best.append((p, min(base_ms) / cdm["ms"]))
+            kind, nums = problem_key(p)
+            if kind == "band" and min(base_ms) < cdm["ms"]:
+                if crossover is None or nums[1] < crossover[1]:
+                    crossover = (p, nums[1])
+    if ratios_cus:
+        out.append("**CDM vs cuSPARSE SpGEMM** (time of cuSPARSE / time of CDM; >1: CDM faster): " +
+                   ", ".join(f"{p} {r:.1f}x" for p, r in ratios_cus) + ".")
+        out.append("")
+    if ratios_best:
+        out.append("**CDM vs the fastest CSR SpGEMM** (Libra panel, Kokkos Kernels, cuSPARSE): " +
+                   ", ".join(f"{p} {r:.2f}x" for p, r in ratios_best) + ".")
+        out.append("")
+    out.append("**Crossover**: " + (f"a CSR SpGEMM is first faster than CDM at {crossover[0]} "
+                                    f"(half-bandwidth {crossover[1]})." if crossover else
+                                    "no CSR SpGEMM was faster than CDM on any band measured."))
+    out.append("")
+    if ctx:
+        out.append(f"Run: {ctx.get('date', '')}, {ctx.get('host_name', '')}, "
+                   f"{ctx.get('num_cpus', '')} CPUs; git {ctx.get('libra_git_hash', ctx.get('git_hash', ''))}.")
+        out.append("")
+    out.append("## Products C = A * B (median ms)")
+    out.append("")
+    out.append("| problem | nnz(A) | " + " | ".join(PRODUCTS) + " | CDM GFLOP/s | CDM peak MB |")
+    out.append("|---|---:|" + "---:|" * (len(PRODUCTS) + 2))
+    for p in problems:
+        row = [cases.get((p, a)) for a in PRODUCTS]
+        cdm = cases.get((p, "cdm")) or {}
+        nnz = next((c.get("nnz") for c in row if c and c.get("nnz")), None)
+        gf = cdm.get("gflops")
+        pk = cdm.get("peak")
+        out.append(f"| {p} | {int(nnz) if nnz else '—'} | " + " | ".join(cell(c) for c in row) +
+                   f" | {gf:.1f} | {pk:.0f} |" if gf else
+                   f"| {p} | {int(nnz) if nnz else '—'} | " + " | ".join(cell(c) for c in row) +
+                   " | — | — |")
+    labels = sorted({c["label"] for (p, a), c in cases.items() if a == "cusparse" and c.get("label")})
+    if labels:
+        out.append("")
+        out.append("cuSPARSE algorithms that ran: " + ", ".join(labels) + ".")
+    out.append("")
+    out.append("## SpMV y = A x from each storage (median ms, GB/s of that storage's traffic)")
+    out.append("")
+    out.append("| problem | " + " | ".join(SPMV) + " | CDM / CSR time |")
+    out.append("|---|" + "---:|" * (len(SPMV) + 1))
+    for p in problems:
+        cs = [cases.get((p, s)) for s in SPMV]
+        if not any(cs):
+            continue
+        txt = []
+        for c in cs:
+            if c and "ms" in c:
+                txt.append(f"{c['ms']:.3g} ({c['gbs'] or 0:.0f})")
+            else:
+                txt.append(cell(c))
+        r = "—"
+        if cs[0] and cs[2] and "ms" in cs[0] and "ms" in cs[2]:
+            r = f"{cs[0]['ms'] / cs[2]['ms']:.2f}"
+        out.append(f"| {p} | " + " | ".join(txt) + f" | {r} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
