@@ -49,6 +49,19 @@ libra::MatrixStats host_stats(const Matrix& m) {
   s.row_degree = degrees(row_deg);
   s.col_degree = degrees(col_deg);
   s.diagonals = std::count(on_diagonal.begin(), on_diagonal.end(), true);
+  std::vector<bool> compact(m.rows == m.cols ? m.rows : 0);
+  for (std::int64_t t = 0; t < m.rows + m.cols; ++t) {
+    if (!on_diagonal[t]) continue;
+    const std::int64_t d = t - m.rows;  // j - i
+    std::int64_t len = 0;
+    for (std::int64_t i = 0; i < m.rows; ++i) len += i + d >= 0 && i + d < m.cols;
+    s.diagonal_values += static_cast<std::uint64_t>(len);
+    if (!compact.empty()) compact[d >= 0 ? d : d + m.rows] = true;
+  }
+  if (m.rows == m.cols) {
+    s.compact_diagonal_values = std::count(compact.begin(), compact.end(), true) *
+                                static_cast<std::uint64_t>(m.rows);
+  }
   const bool square = m.rows == m.cols;
   s.product_kind =
       square ? libra::ProductKind::a_times_a : libra::ProductKind::a_times_at;
@@ -78,6 +91,8 @@ void expect_same(const libra::MatrixStats& e, const libra::MatrixStats& g) {
   EXPECT_EQ(g.kl, e.kl);
   EXPECT_EQ(g.ku, e.ku);
   EXPECT_EQ(g.diagonals, e.diagonals);
+  EXPECT_EQ(g.diagonal_values, e.diagonal_values);
+  EXPECT_EQ(g.compact_diagonal_values, e.compact_diagonal_values);
   EXPECT_EQ(g.product_kind, e.product_kind);
   ASSERT_TRUE(g.products.has_value());
   ASSERT_TRUE(g.flops.has_value());
@@ -176,7 +191,9 @@ TEST(MatrixStatsByHand, SmallSquare) {
   EXPECT_EQ(s.col_degree.max, 2u);
   EXPECT_EQ(s.kl, 2);
   EXPECT_EQ(s.ku, 2);
-  EXPECT_EQ(s.diagonals, 4u);  // j - i in {0, 2, -2, -1}
+  EXPECT_EQ(s.diagonals, 4u);                // j - i in {0, 2, -2, -1}
+  EXPECT_EQ(s.diagonal_values, 7u);          // lengths 3 + 1 + 1 + 2
+  EXPECT_EQ(s.compact_diagonal_values, 9u);  // (j - i) mod 3 in {0, 1, 2}: 3 x 3
   // |A(:,k)| * |A(k,:)|: k=0: 2*2, k=1: 1*0, k=2: 1*2.
   EXPECT_EQ(*s.products, 6u);
   EXPECT_EQ(*s.flops, 12u);

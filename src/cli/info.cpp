@@ -1,5 +1,6 @@
 // `libra info FILE`: what the file says about itself and the statistics of the
 // matrix it holds (libra::describe).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -10,6 +11,7 @@
 
 #include "common.hpp"
 #include "libra/analysis/matrix_stats.hpp"
+#include "libra/format/diagonal.hpp"
 
 namespace libra::cli {
 
@@ -55,10 +57,32 @@ void print_json(const std::string& file, const io::FileInfo& info, const MatrixS
   j["kl"] = s.kl;
   j["ku"] = s.ku;
   j["diagonals"] = s.diagonals;
+  j["diagonal_values"] = s.diagonal_values;
+  j["compact_diagonal_values"] = or_null(s.compact_diagonal_values);
   j["product_kind"] = to_string(s.product_kind);
   j["products_aa"] = or_null(s.products);
   j["flops_aa"] = or_null(s.flops);
   std::cout << j.dump(2) << '\n';
+}
+
+// What diagonal storage would hold, per entry, and whether Libra's conversions
+// take the matrix (DiagonalOptions::max_fill's default: 4 x max(nnz, rows, cols)).
+std::string diagonal_storage(const MatrixStats& s) {
+  const double base = static_cast<double>(std::max<std::uint64_t>(
+      s.nnz, static_cast<std::uint64_t>(std::max(s.rows, s.cols))));
+  const DiagonalOptions defaults;
+  const auto one = [&](const char* name, std::uint64_t values) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s %llu values (%.2f per entry)", name,
+                  static_cast<unsigned long long>(values),
+                  s.nnz ? static_cast<double>(values) / static_cast<double>(s.nnz) : 0.0);
+    const bool fits = static_cast<double>(values) <= defaults.max_fill * base;
+    return std::string(buf) + (fits ? "" : ", refused");
+  };
+  std::string text = one("HM", s.diagonal_values);
+  text += s.compact_diagonal_values ? "; " + one("CDM", *s.compact_diagonal_values)
+                                    : std::string("; CDM needs a square matrix");
+  return text;
 }
 
 std::string count_or_overflow(const std::optional<std::uint64_t>& v) {
@@ -98,6 +122,7 @@ void print_text(const std::string& file, const io::FileInfo& info, const MatrixS
                          : std::string(r) + " (column degrees, discrete MLE, k_min = 1)");
   row("bandwidth", "kl " + std::to_string(s.kl) + ", ku " + std::to_string(s.ku));
   row("diagonals", std::to_string(s.diagonals) + " non-empty");
+  row("diagonal storage", diagonal_storage(s));
   row(kind + " products", count_or_overflow(s.products));
   row(kind + " flops", count_or_overflow(s.flops));
 }

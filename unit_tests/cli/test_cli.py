@@ -128,7 +128,14 @@ def expected_stats(m):
             return {"min": 0, "mean": 0.0, "max": 0}
         return {"min": min(d), "mean": len(m.entries) / len(d), "max": max(d)}
 
+    # Diagonal storage: HM holds every position of each non-empty diagonal, CDM
+    # (square only) n values per distinct (j - i) mod n.
+    diagonal_values = sum(max(0, min(m.rows, m.cols - d) if d >= 0 else min(m.cols, m.rows + d))
+                          for d in diagonals)
+    compact = (len({d % m.rows for d in diagonals}) * m.rows) if square and m.rows else (
+        0 if square else None)
     return {
+        "diagonal_values": diagonal_values, "compact_diagonal_values": compact,
         "format": m.format, "field": m.field, "symmetry": m.symmetry,
         "rows": m.rows, "cols": m.cols, "nnz": len(m.entries), "stored_entries": m.stored,
         "kl": kl, "ku": ku, "diagonals": len(diagonals),

@@ -42,6 +42,13 @@ struct MatrixStats {
   std::int64_t kl = 0;
   std::int64_t ku = 0;
   std::uint64_t diagonals = 0;  // distinct j - i among stored entries
+  // Values diagonal storage would hold (format/diagonal.hpp): HM stores every
+  // position of each non-empty diagonal; CDM (square matrices only) n per
+  // distinct (j - i) mod n. Compared with max(nnz, rows, cols), they say whether
+  // a matrix suits diagonal storage (the conversions refuse beyond
+  // DiagonalOptions::max_fill times that).
+  std::uint64_t diagonal_values = 0;
+  std::optional<std::uint64_t> compact_diagonal_values;
   // Work of the sparse product named by product_kind: products is the number of
   // scalar multiplications a_ik * b_kj (sum over k of |A(:,k)| * |A(k,:)| for A*A,
   // of |A(:,k)|^2 for A*A^T), flops = 2 * products. Empty when the count does not
@@ -95,6 +102,14 @@ MatrixStats describe(const Exec& exec, const Csr<S, O, Off, D>& A) {
   s.kl = raw.kl;
   s.ku = raw.ku;
   s.diagonals = raw.diagonals;
+  s.diagonal_values = raw.diagonal_values;
+  if (s.rows == s.cols &&
+      (raw.compact_diagonals == 0 ||
+       static_cast<std::uint64_t>(s.rows) <=
+           std::numeric_limits<std::uint64_t>::max() / raw.compact_diagonals)) {
+    s.compact_diagonal_values =
+        raw.compact_diagonals * static_cast<std::uint64_t>(s.rows);
+  }
   s.product_kind = s.rows == s.cols ? ProductKind::a_times_a : ProductKind::a_times_at;
   std::uint64_t products = 0;
   if (impl::exact_products(raw, products)) {

@@ -34,6 +34,8 @@ struct RawStats {
   std::uint64_t col_min = 0, col_max = 0;
   std::int64_t kl = 0, ku = 0;
   std::uint64_t diagonals = 0;
+  std::uint64_t diagonal_values = 0;    // sum of the non-empty diagonals' lengths
+  std::uint64_t compact_diagonals = 0;  // square: distinct (j - i) mod n
   std::uint64_t nonempty_cols = 0;
   double log_degree_sum = 0;  // sum over non-empty columns of ln(2 k)
   // The number of products modulo 2^64 (unsigned arithmetic wraps exactly) and
@@ -116,13 +118,31 @@ void column_degrees(const Exec& exec, const Counts& col_count, RawStats& raw) {
       Kokkos::Sum<double>(raw.log_degree_sum));
 }
 
+// diag_flag(j - i + rows - 1) marks the non-empty diagonals.
 template <class Exec, class Flags>
-void count_diagonals(const Exec& exec, const Flags& diag_flag, RawStats& raw) {
+void count_diagonals(const Exec& exec, const Flags& diag_flag, std::int64_t rows,
+                     std::int64_t cols, RawStats& raw) {
   Kokkos::parallel_reduce(
       "libra::analysis::describe::diagonals",
       Kokkos::RangePolicy<Exec>(exec, 0, diag_flag.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t d, std::uint64_t& n) { n += diag_flag(d); },
-      raw.diagonals);
+      KOKKOS_LAMBDA(const std::size_t t, std::uint64_t& n, std::uint64_t& values) {
+        if (!diag_flag(t)) return;
+        const std::int64_t d = static_cast<std::int64_t>(t) - (rows - 1);
+        n += 1;
+        const std::int64_t len = d >= 0 ? (rows < cols - d ? rows : cols - d)
+                                        : (cols < rows + d ? cols : rows + d);
+        values += static_cast<std::uint64_t>(len);
+      },
+      raw.diagonals, raw.diagonal_values);
+  if (rows != cols || rows == 0) return;
+  // Compact diagonal k holds diagonals k and k - n.
+  Kokkos::parallel_reduce(
+      "libra::analysis::describe::compact_diagonals",
+      Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t k, std::uint64_t& n) {
+        if (diag_flag(k + rows - 1) || (k > 0 && diag_flag(k - 1))) n += 1;
+      },
+      raw.compact_diagonals);
 }
 
 // Products of A*A (square: column k of A meets row k of A) or of A*A^T (column k
@@ -159,7 +179,7 @@ RawStats describe_compressed(const Exec& exec, std::int64_t rows, std::int64_t c
       rows + cols > 0 ? static_cast<std::size_t>(rows + cols - 1) : 0);
   scan_entries(exec, row_map, col_idx, rows, col_count, diag_flag, raw);
   column_degrees(exec, col_count, raw);
-  count_diagonals(exec, diag_flag, raw);
+  count_diagonals(exec, diag_flag, rows, cols, raw);
   product_work(exec, row_map, col_count, rows == cols, raw);
   return raw;
 }
