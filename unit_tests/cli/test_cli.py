@@ -767,11 +767,42 @@ class Flags(unittest.TestCase):
 
     def test_algorithms_this_build_has(self):
         help_text = libra("spgemm", "--help").stdout
-        if "auto|panel|outer|kk|reference|cusparse" in help_text:
+        if "auto|panel|outer|cdm|hm|kk|reference|cusparse" in help_text:
             self.skipTest("a CUDA build: cusparse is there")  # covered on the GPU
-        self.assertIn("auto|panel|outer|kk|reference", help_text)
+        self.assertIn("auto|panel|outer|cdm|hm|kk|reference", help_text)
         self.usage_error("spgemm", self.A, "--algo", "cusparse",
                          says="cusparse needs a CUDA build of Libra")
+
+
+class DiagonalStorage(unittest.TestCase):
+    """Issue 9: --algo cdm|hm through diagonal storage; matrices it does not suit are
+    refused with exit 3, naming the inputs."""
+
+    def test_products_match_the_oracle(self):
+        path = os.path.join(DATA, "olm1000.mtx")  # a band: kl 2, ku 3, 6 diagonals
+        for algo in ("cdm", "hm"):
+            with self.subTest(algo=algo):
+                got = json_of(self, libra("spgemm", path, "--algo", algo, "--check", "--json"))
+                self.assertEqual((got["algo"], got["check"]), (algo, "ok"))
+        info = json_of(self, libra("info", path, "--json"))
+        self.assertEqual(info["compact_diagonal_values"], 6 * 1000)
+        self.assertIn("diagonal storage  HM ", libra("info", path).stdout)
+
+    def test_unsuited_matrices_are_refused(self):
+        rect = os.path.join(DATA, "lp_afiro.mtx")  # 27 x 51
+        p = libra("spgemm", rect, rect, "--transpose-b", "--algo", "cdm")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn(rect, p.stderr)
+        self.assertIn("needs square matrices", p.stderr)
+        self.assertEqual(p.stdout, "")
+        graph = os.path.join(DATA, "ca-GrQc.mtx")  # scattered entries
+        for algo in ("cdm", "hm"):
+            with self.subTest(algo=algo):
+                p = libra("spgemm", graph, "--algo", algo)
+                self.assertEqual(p.returncode, 3, p.stderr)
+                self.assertIn(graph, p.stderr)
+                self.assertIn("max_fill", p.stderr)
+                self.assertEqual(p.stdout, "")
 
 
 class Messages(unittest.TestCase):
