@@ -100,7 +100,13 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
   Kokkos::Profiling::pushRegion("libra::diag::cdm_gemm");
   DiagonalGemmStats st;
   const impl::CdmKeys<O> keys{n};
-  typename M::index_type c_map("libra::diag::cdm::c_map", static_cast<std::size_t>(n));
+  // Temporaries from Libra's block cache: no cudaMalloc / cudaFree per call.
+  using mem = typename D::memory_space;
+  impl::Workspace<mem> workspace;
+  const impl::Temps<mem> temps(workspace);
+  const typename M::index_type c_map =
+      temps.template view<O>("libra::diag::cdm::c_map", static_cast<std::size_t>(n));
+  Kokkos::deep_copy(exec, c_map, O(0));
   const typename M::index_type none;
   const bool ta = op_a == DiagonalOp::transpose, tb = op_b == DiagonalOp::transpose;
   st.diagonal_pairs =
@@ -128,8 +134,17 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
     pr.a_diag = A.diag;
     pr.c_diag = c_diag;
     pr.ta = ta;
-    pr.b_at = {impl::diagonal_map(exec, B.diag, keys), tb, n};
-    if (beta != S(0)) pr.c_in_map = impl::diagonal_map(exec, C_in.diag, keys);
+    pr.b_at = {
+        impl::diagonal_map(exec, B.diag, keys,
+                           typename M::index_type(temps.template view<O>(
+                               "libra::diag::cdm::b_map", static_cast<std::size_t>(n)))),
+        tb, n};
+    if (beta != S(0)) {
+      pr.c_in_map = impl::diagonal_map(
+          exec, C_in.diag, keys,
+          typename M::index_type(temps.template view<O>("libra::diag::cdm::c_in_map",
+                                                        static_cast<std::size_t>(n))));
+    }
     const int force = options.tuning.cdm_tiles;
     const bool tiles = force > 0 || (force == 0 && LaunchTraits<Exec>::is_gpu);
     if (tiles) {
@@ -186,8 +201,12 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
   Kokkos::Profiling::pushRegion("libra::diag::hm_gemm");
   DiagonalGemmStats st;
   const impl::HmKeys<O> keys{m, n};
-  typename M::index_type c_map("libra::diag::hm::c_map",
-                               static_cast<std::size_t>(keys.count()));
+  using mem = typename D::memory_space;
+  impl::Workspace<mem> workspace;
+  const impl::Temps<mem> temps(workspace);
+  const typename M::index_type c_map = temps.template view<O>(
+      "libra::diag::hm::c_map", static_cast<std::size_t>(keys.count()));
+  Kokkos::deep_copy(exec, c_map, O(0));
   const typename M::index_type none;
   st.diagonal_pairs =
       impl::flag_product_diagonals(exec, c_map, keys, A.diag, ta, B.diag, tb,
@@ -235,7 +254,10 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
     const int force = options.tuning.hm_pairs;
     if (force > 0 || (force == 0 && !LaunchTraits<Exec>::is_gpu)) {
       pr.b_keys = impl::HmKeys<O>{B.num_rows, B.num_cols};
-      pr.b_map = impl::diagonal_map(exec, B.diag, pr.b_keys);
+      pr.b_map = impl::diagonal_map(
+          exec, B.diag, pr.b_keys,
+          typename M::index_type(temps.template view<O>(
+              "libra::diag::hm::b_map", static_cast<std::size_t>(pr.b_keys.count()))));
       impl::hm_pairs(exec, pr);
       st.path = DiagonalPath::hm_pairs;
     } else {

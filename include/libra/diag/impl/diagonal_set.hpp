@@ -11,15 +11,16 @@
 #include "libra/diag/options.hpp"
 #include "libra/format/impl/diagonal.hpp"
 #include "libra/util/memory_budget.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
-// key -> slot of the diagonals `diag` lists (-1 for the others), over `keys`.
-template <class Exec, class IndexView, class Keys>
-IndexView diagonal_map(const Exec& exec, const IndexView& diag, const Keys& keys) {
-  using O = typename IndexView::non_const_value_type;
-  IndexView map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diag::map"),
-                static_cast<std::size_t>(keys.count()));
+// key -> slot of the diagonals `diag` lists (-1 for the others), over `keys`,
+// written into `map` (keys.count() entries).
+template <class Exec, class IndexView, class MapView, class Keys>
+MapView diagonal_map(const Exec& exec, const IndexView& diag, const Keys& keys,
+                     const MapView& map) {
+  using O = typename MapView::non_const_value_type;
   Kokkos::deep_copy(exec, map, O(-1));
   Kokkos::parallel_for(
       "libra::diag::map",
