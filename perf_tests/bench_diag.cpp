@@ -18,11 +18,13 @@
 // product (the same for every algorithm, so they compare by time alone); the
 // SpMV cases report GB/s of their own storage's least traffic. Each product is
 // first checked by C x = A (B x) for a random x (host_check.hpp); a wrong one
-// is reported as "wrong: ...", never as a time.
+// is reported as "wrong: ...", never as a time. LIBRA_BENCH_CDM_TILE=C,P,D sets the
+// CDM tiles' diagonals, positions and staged depth (tuning sweeps).
 #include <benchmark/benchmark.h>
 
 #include <KokkosBlas3_gemm.hpp>
 #include <Kokkos_Core.hpp>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <random>
