@@ -642,4 +642,35 @@ TYPED_TEST(Diagonal, SpgemmThroughDiagonalStorage) {
   EXPECT_NO_THROW(libra::spgemm(Exec(), R, R, o));
 }
 
+// `automatic` takes cdm on GPUs for two full bands wide enough (the README's
+// rule, impl/choose_algorithm.hpp), panel otherwise and on hosts.
+TEST(DiagonalAuto, WideFullBandsOnGpusGoThroughCdm) {
+  const std::int64_t n = 300;
+  struct Case {
+    std::vector<std::int64_t> diags;
+    bool drop_one;
+    bool cdm_on_gpu;
+  };
+  for (const Case c : {Case{band(30, 30), false, true}, Case{band(30, 30), true, false},
+                       Case{band(10, 10), false, false}}) {
+    auto a = on_diagonals(n, n, c.diags, 1.0, 7);
+    if (c.drop_one) {
+      auto t = ref::to_triplets(a);
+      t.erase(t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2));
+      a = ref::from_triplets(n, n, t);
+    }
+    const auto A = libra::test::from_ref<double, int, int, Device>(a);
+    libra::SpgemmStats st;
+    const auto C = libra::spgemm(Exec(), A, A, {}, &st);
+    const bool cdm = c.cdm_on_gpu && libra::LaunchTraits<Exec>::is_gpu;
+    EXPECT_EQ(st.algorithm,
+              cdm ? libra::SpgemmAlgorithm::cdm : libra::SpgemmAlgorithm::panel)
+        << c.diags.size() << " diagonals, one dropped: " << c.drop_one;
+    std::vector<double> scale, terms;
+    const auto expected = ref::spgemm(a, a, &scale, &terms);
+    EXPECT_TRUE(
+        libra::test::same_matrix(expected, libra::test::to_ref(C), 1e-13, &scale));
+  }
+}
+
 }  // namespace diagonal_test

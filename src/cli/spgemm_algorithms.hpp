@@ -61,7 +61,8 @@ inline std::string spgemm_algorithm_help() {
   std::string help =
       "Algorithms: panel (ApSpGEMM in-core, Libra), outer (lbGEMM, Libra), cdm (compact\n"
       "diagonal storage: square matrices whose entries lie on few diagonals, such as\n"
-      "bands), hm (diagonal storage, any shape), auto (Libra's choice: panel), kk "
+      "bands), hm (diagonal storage, any shape), auto (Libra's choice: panel;\n"
+      "on GPUs cdm for two full bands of half-bandwidth about 22 or more), kk "
       "(Kokkos Kernels' spgemm, on the host), reference "
       "(the sequential\nhost oracle Libra's tests use)";
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)

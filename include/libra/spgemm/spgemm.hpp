@@ -68,7 +68,8 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   auto& workspace = handle.impl_workspace();
   using mem = typename D::memory_space;
   using Handle = SpgemmHandle<S, O, Off, D>;
-  const SpgemmAlgorithm algorithm = impl::choose_spgemm_algorithm(handle.options());
+  const SpgemmAlgorithm algorithm =
+      impl::choose_spgemm_algorithm(exec, handle.options(), A, B);
   impl::Pattern<O, Off, mem> c;
   typename Csr<S, O, Off, D>::values_type values;
   if (algorithm == SpgemmAlgorithm::panel) {

@@ -1,18 +1,75 @@
 #pragma once
 // The rule `SpgemmAlgorithm::automatic` follows, in one place (the README quotes
-// it): panel. Measured (perf_tests/report/): on 2 host cores panel is faster than
-// lbGEMM on all 21 matrices of the report (2.9x geometric mean); on the H100 on 17
-// of 23 (1.4x), lbGEMM being up to 1.5x faster on six mid-size power-law and
-// irregular matrices, with no feature of the pre-analysis found yet that picks
-// them out. Panel needs no product buffer and no chunking: its temporaries are a
-// few arrays per row of A plus, for rows too long for scratch, per-team arrays
-// sized within the budget. lbGEMM (outer) stays available by name.
+// it).
+//
+// panel, except on GPUs for two full bands wide enough: then cdm. Measured
+// (perf_tests/report/): on 2 host cores panel is faster than lbGEMM on all 21
+// matrices of the report (2.9x geometric mean); on the H100 on 17 of 23 (1.4x),
+// lbGEMM being up to 1.5x faster on six mid-size power-law and irregular
+// matrices, with no feature of the pre-analysis found yet that picks them out.
+// Panel needs no product buffer and no chunking. On the H100, CSR through
+// compact diagonal storage (SpgemmAlgorithm::cdm) is as fast as panel for two
+// n = 100,000 bands of half-bandwidth 16 and 1.8-3.6x faster from 32 to 512
+// (perf_tests/report/h100/diag.md); on hosts it is slower at every width
+// measured. lbGEMM (outer) stays available by name.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/core/launch_traits.hpp"
+#include "libra/format/csr.hpp"
 #include "libra/spgemm/options.hpp"
 
 namespace libra::impl {
 
-inline SpgemmAlgorithm choose_spgemm_algorithm(const SpgemmOptions& options) {
+// Lower and upper bandwidth of A from each row's first and last column (rows are
+// sorted), in one pass over the rows.
+template <class Exec, class S, class O, class Off, class D>
+void bandwidths(const Exec& exec, const Csr<S, O, Off, D>& A, std::int64_t& kl,
+                std::int64_t& ku) {
+  const auto row_map = A.row_map;
+  const auto col = A.col_idx;
+  kl = 0;
+  ku = 0;
+  Kokkos::parallel_reduce(
+      "libra::spgemm::choose::bandwidth", Kokkos::RangePolicy<Exec>(exec, 0, A.num_rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& lo, std::int64_t& hi) {
+        if (row_map(i) == row_map(i + 1)) return;
+        const std::int64_t first = col(row_map(i)), last = col(row_map(i + 1) - 1);
+        if (i - first > lo) lo = i - first;
+        if (last - i > hi) hi = last - i;
+      },
+      Kokkos::Max<std::int64_t>(kl), Kokkos::Max<std::int64_t>(ku));
+}
+
+// A band whose every position holds an entry: nnz = n (kl + ku + 1) minus the
+// corners, kl(kl + 1) / 2 + ku(ku + 1) / 2.
+inline bool full_band(std::int64_t n, std::int64_t nnz, std::int64_t kl,
+                      std::int64_t ku) {
+  const std::int64_t full = n * (kl + ku + 1) - kl * (kl + 1) / 2 - ku * (ku + 1) / 2;
+  return kl < n && ku < n && nnz == full;
+}
+
+// Diagonals of A times diagonals of B from which cdm beats panel on a GPU
+// (half-bandwidths of about 22 and more on both).
+constexpr std::int64_t cdm_auto_pairs = 2000;
+
+template <class Exec, class S, class O, class Off, class D>
+SpgemmAlgorithm choose_spgemm_algorithm(const Exec& exec, const SpgemmOptions& options,
+                                        const Csr<S, O, Off, D>& A,
+                                        const Csr<S, O, Off, D>& B) {
   if (options.algorithm != SpgemmAlgorithm::automatic) return options.algorithm;
+  if (!LaunchTraits<Exec>::is_gpu || A.num_rows != A.num_cols ||
+      B.num_rows != B.num_cols || A.num_rows == 0) {
+    return SpgemmAlgorithm::panel;
+  }
+  std::int64_t kla, kua, klb, kub;
+  bandwidths(exec, A, kla, kua);
+  bandwidths(exec, B, klb, kub);
+  const std::int64_t n = A.num_rows;
+  if (full_band(n, A.nnz(), kla, kua) && full_band(n, B.nnz(), klb, kub) &&
+      (kla + kua + 1) * (klb + kub + 1) >= cdm_auto_pairs) {
+    return SpgemmAlgorithm::cdm;
+  }
   return SpgemmAlgorithm::panel;
 }
 
