@@ -58,8 +58,7 @@ struct CdmProduct {
   CdmLookup<index_type> b_at;
   index_type c_in_map;  // compact index -> slot of C_in (beta != 0)
 
-  KOKKOS_INLINE_FUNCTION S finish(std::int64_t c_slot, std::int64_t k, std::int64_t p,
-                                  S acc) const {
+  KOKKOS_INLINE_FUNCTION S finish(std::int64_t k, std::int64_t p, S acc) const {
     S v = alpha * acc;
     if (beta != S(0)) {
       const std::int64_t s = c_in_map(k);
@@ -111,7 +110,7 @@ void cdm_rows(const Exec& exec, const P& pr, int chunk) {
           }
         }
         for (std::int64_t t = 0; t < len; ++t) {
-          pr.c(c, p0 + t) = pr.finish(c, kc, p0 + t, acc[t]);
+          pr.c(c, p0 + t) = pr.finish(kc, p0 + t, acc[t]);
         }
       });
 }
@@ -173,7 +172,7 @@ void cdm_tiles(const Exec& exec, const P& pr, int tc, int tp, int ts, int team) 
         for (int e = m.team_rank(); e < entries; e += m.team_size()) {
           const std::int64_t c = c0 + e / tp, p = p0 + e % tp;
           if (c >= dg_c || p >= n) continue;
-          pr.c(c, p) = pr.finish(c, pr.c_diag(c), p, dg_a == 0 ? S(0) : acc(e));
+          pr.c(c, p) = pr.finish(pr.c_diag(c), p, dg_a == 0 ? S(0) : acc(e));
         }
       });
 }
