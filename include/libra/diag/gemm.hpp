@@ -15,6 +15,7 @@
 #include <array>
 #include <string>
 
+#include "libra/core/entry.hpp"
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
@@ -28,13 +29,6 @@
 namespace libra {
 
 namespace impl {
-template <class T>
-struct diag_identity {
-  using type = T;
-};
-template <class T>
-using diag_scalar_t = typename diag_identity<T>::type;
-
 template <class Exec, class D>
 void check_diag_gemm_space() {
   static_assert(Kokkos::is_execution_space<Exec>::value,
@@ -82,9 +76,9 @@ std::array<int, 4> cdm_tile_shape(const DiagonalGemmOptions::Tuning& t) {
 // memory budget.
 template <class Exec, class S, class O, class Off, class D>
 CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
-    const Exec& exec, impl::diag_scalar_t<S> alpha, DiagonalOp op_a,
+    const Exec& exec, impl::non_deduced_t<S> alpha, DiagonalOp op_a,
     const CompactDiagonalMatrix<S, O, Off, D>& A, DiagonalOp op_b,
-    const CompactDiagonalMatrix<S, O, Off, D>& B, impl::diag_scalar_t<S> beta,
+    const CompactDiagonalMatrix<S, O, Off, D>& B, impl::non_deduced_t<S> beta,
     const CompactDiagonalMatrix<S, O, Off, D>& C_in,
     const DiagonalGemmOptions& options = {}, DiagonalGemmStats* stats = nullptr) {
   impl::check_diag_gemm_space<Exec, D>();
@@ -97,7 +91,7 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
         (beta != S(0) ? ", C " + impl::shape(C_in.num_rows, C_in.num_cols) : "") +
         " (all must be the same size)");
   }
-  Kokkos::Profiling::pushRegion("libra::diag::cdm_gemm");
+  const impl::ProfilingRegion region("libra::diag::cdm_gemm");
   DiagonalGemmStats st;
   const impl::CdmKeys<O> keys{n};
   // Temporaries from Libra's block cache: no cudaMalloc / cudaFree per call.
@@ -159,7 +153,6 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
       st.path = DiagonalPath::cdm_rows;
     }
   }
-  Kokkos::Profiling::popRegion();
   if (stats) *stats = st;
   return C;
 }
@@ -179,9 +172,9 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(const Exec& exec,
 // (op(A): m x k, op(B): k x n, C_in: m x n when beta != 0).
 template <class Exec, class S, class O, class Off, class D>
 DiagonalMatrix<S, O, Off, D> hm_gemm(
-    const Exec& exec, impl::diag_scalar_t<S> alpha, DiagonalOp op_a,
+    const Exec& exec, impl::non_deduced_t<S> alpha, DiagonalOp op_a,
     const DiagonalMatrix<S, O, Off, D>& A, DiagonalOp op_b,
-    const DiagonalMatrix<S, O, Off, D>& B, impl::diag_scalar_t<S> beta,
+    const DiagonalMatrix<S, O, Off, D>& B, impl::non_deduced_t<S> beta,
     const DiagonalMatrix<S, O, Off, D>& C_in, const DiagonalGemmOptions& options = {},
     DiagonalGemmStats* stats = nullptr) {
   impl::check_diag_gemm_space<Exec, D>();
@@ -198,7 +191,7 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
                                    : std::string()) +
                      " (expected m x k, k x n" + (beta != S(0) ? ", m x n)" : ")"));
   }
-  Kokkos::Profiling::pushRegion("libra::diag::hm_gemm");
+  const impl::ProfilingRegion region("libra::diag::hm_gemm");
   DiagonalGemmStats st;
   const impl::HmKeys<O> keys{m, n};
   using mem = typename D::memory_space;
@@ -228,14 +221,7 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
         "libra::diag::hm::scale_input",
         Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(in.stored())),
         KOKKOS_LAMBDA(const std::int64_t t) {
-          std::int64_t lo = 0, hi = dg_in;
-          while (hi - lo > 1) {
-            const std::int64_t mid = (lo + hi) / 2;
-            if (static_cast<std::int64_t>(in.start(mid)) <= t)
-              lo = mid;
-            else
-              hi = mid;
-          }
+          const std::int64_t lo = impl::diagonal_of(in.start, dg_in, t);
           const std::int64_t cs = c_map(keys.key(in.diag(lo)));
           values(start(cs) + (t - static_cast<std::int64_t>(in.start(lo)))) =
               b * in.values(t);
@@ -265,7 +251,6 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
       st.path = DiagonalPath::hm_entries;
     }
   }
-  Kokkos::Profiling::popRegion();
   if (stats) *stats = st;
   return C;
 }

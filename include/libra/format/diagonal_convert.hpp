@@ -66,7 +66,7 @@ Csr<S, O, Off, D> to_csr(const Exec& exec, const DiagonalMatrix<S, O, Off, D>& A
 template <class Exec, class S, class O, class Off, class D>
 Csr<S, O, Off, D> to_csr(const Exec& exec, const CompactDiagonalMatrix<S, O, Off, D>& A) {
   impl::check_diagonal_space<Exec, D>();
-  return impl::compact_diagonal_to_csr(exec, A);
+  return impl::diagonal_to_csr(exec, A);
 }
 
 template <class Exec, class S, class O, class Off, class D>

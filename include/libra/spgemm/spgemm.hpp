@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "libra/core/checked.hpp"
+#include "libra/core/entry.hpp"
 #include "libra/core/error.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/format/csr.hpp"
@@ -43,14 +44,6 @@ void check_spgemm_operands(const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& 
   }
 }
 
-// A profiling region that is popped however the scope ends.
-class ProfilingRegion {
- public:
-  explicit ProfilingRegion(const char* name) { Kokkos::Profiling::pushRegion(name); }
-  ~ProfilingRegion() { Kokkos::Profiling::popRegion(); }
-  ProfilingRegion(const ProfilingRegion&) = delete;
-  ProfilingRegion& operator=(const ProfilingRegion&) = delete;
-};
 }  // namespace impl
 
 namespace impl {

@@ -47,14 +47,7 @@ void hm_entries(const Exec& exec, const P& pr) {
       KOKKOS_LAMBDA(const std::int64_t t) {
         const S av = pr.a.values(t);
         if (av == S(0)) return;
-        std::int64_t lo = 0, hi = dg_a;  // the diagonal holding t
-        while (hi - lo > 1) {
-          const std::int64_t mid = (lo + hi) / 2;
-          if (static_cast<std::int64_t>(pr.a.start(mid)) <= t)
-            lo = mid;
-          else
-            hi = mid;
-        }
+        const std::int64_t lo = diagonal_of(pr.a.start, dg_a, t);
         const std::int64_t p = t - static_cast<std::int64_t>(pr.a.start(lo));
         const std::int64_t d = pr.a.diag(lo);
         std::int64_t i = d >= 0 ? p : p - d;

@@ -122,6 +122,21 @@ std::uint64_t diagonal_starts(const Exec& exec, const IndexView& diag, std::int6
   return exclusive_scan(exec, "libra::diagonal::start", lengths, start, what);
 }
 
+// The diagonal (of the dg that `start` delimits) whose values hold index t.
+template <class OffsetsView>
+KOKKOS_INLINE_FUNCTION std::int64_t diagonal_of(const OffsetsView& start, std::int64_t dg,
+                                                std::int64_t t) {
+  std::int64_t lo = 0, hi = dg;
+  while (hi - lo > 1) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (static_cast<std::int64_t>(start(mid)) <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // CSR -> HM. `ones`: store 1 for every entry of A (its pattern), not its values.
 template <class Exec, class S, class O, class Off, class D>
 DiagonalMatrix<S, O, Off, D> csr_to_diagonal(const Exec& exec, const Csr<S, O, Off, D>& A,
@@ -248,9 +263,11 @@ struct CompactDiagonalRows {
   }
 };
 
+// The CSR arrays of an HM or CDM matrix's nonzeros (shared by to_csr and by
+// SpGEMM through diagonal storage, which keeps them non-const).
 template <class Exec, class S, class O, class Off, class D>
-Csr<S, O, Off, D> diagonal_to_csr(const Exec& exec,
-                                  const DiagonalMatrix<S, O, Off, D>& A) {
+CsrArrays<S, O, Off, typename D::memory_space> diagonal_csr_arrays(
+    const Exec& exec, const DiagonalMatrix<S, O, Off, D>& A, const char* what) {
   using M = DiagonalMatrix<S, O, Off, D>;
   const auto diag = A.diag;
   std::int64_t n_super = 0;
@@ -262,17 +279,23 @@ Csr<S, O, Off, D> diagonal_to_csr(const Exec& exec,
   const DiagonalRows<M> rows{
       A.diag, A.start, A.values, A.num_cols, static_cast<std::int64_t>(A.diag.extent(0)),
       n_super};
-  return build_csr<S, O, Off, D>(exec, A.num_rows, A.num_cols, rows,
-                                 "to_csr (diagonal storage): nnz");
+  return build_csr_arrays<S, O, Off>(exec, A.num_rows, rows, what);
 }
 
 template <class Exec, class S, class O, class Off, class D>
-Csr<S, O, Off, D> compact_diagonal_to_csr(const Exec& exec,
-                                          const CompactDiagonalMatrix<S, O, Off, D>& A) {
+CsrArrays<S, O, Off, typename D::memory_space> diagonal_csr_arrays(
+    const Exec& exec, const CompactDiagonalMatrix<S, O, Off, D>& A, const char* what) {
   using M = CompactDiagonalMatrix<S, O, Off, D>;
   const CompactDiagonalRows<M> rows{A.diag, A.values, A.num_rows};
-  return build_csr<S, O, Off, D>(exec, A.num_rows, A.num_cols, rows,
-                                 "to_csr (compact diagonal storage): nnz");
+  return build_csr_arrays<S, O, Off>(exec, A.num_rows, rows, what);
+}
+
+template <class Exec, class M>
+Csr<typename M::scalar_type, typename M::ordinal_type, typename M::offset_type,
+    typename M::device_type>
+diagonal_to_csr(const Exec& exec, const M& A) {
+  const auto a = diagonal_csr_arrays(exec, A, "to_csr (diagonal storage): nnz");
+  return {A.num_rows, A.num_cols, a.row_map, a.col, a.val};
 }
 
 }  // namespace libra::impl

@@ -57,25 +57,12 @@ CsrArrays<S, O, Off, typename D::memory_space> diagonal_product(
     const auto b = csr_to_compact_diagonal(exec, B, fill, ones);
     const auto c =
         cdm_gemm(exec, a, b, diagonal_gemm_options<S, O, Off, D>(options), &gs);
-    const CompactDiagonalRows<decltype(c)> rows{c.diag, c.values, c.num_rows};
-    out = build_csr_arrays<S, O, Off>(exec, c.num_rows, rows, "spgemm (cdm): nnz(C)");
+    out = diagonal_csr_arrays(exec, c, "spgemm (cdm): nnz(C)");
   } else {
     const auto a = csr_to_diagonal(exec, A, fill, ones);
     const auto b = csr_to_diagonal(exec, B, fill, ones);
     const auto c = hm_gemm(exec, a, b, diagonal_gemm_options<S, O, Off, D>(options), &gs);
-    std::int64_t n_super = 0;
-    const auto diag = c.diag;
-    Kokkos::parallel_reduce(
-        "libra::spgemm::diagonal::count_super",
-        Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(diag.extent(0))),
-        KOKKOS_LAMBDA(const std::int64_t s, std::int64_t& k) {
-          k += diag(s) >= 0 ? 1 : 0;
-        },
-        n_super);
-    const DiagonalRows<decltype(c)> rows{
-        c.diag, c.start, c.values, c.num_cols, static_cast<std::int64_t>(diag.extent(0)),
-        n_super};
-    out = build_csr_arrays<S, O, Off>(exec, c.num_rows, rows, "spgemm (hm): nnz(C)");
+    out = diagonal_csr_arrays(exec, c, "spgemm (hm): nnz(C)");
   }
   st.diagonal_path = gs.path;
   return out;
