@@ -5,6 +5,10 @@
 //   spgemm/<matrix>/libra_outer     libra::spgemm, the outer-product algorithm
 //   spgemm/<matrix>/libra_outer_unsorted   the same with sort_columns = false
 //                                   (rows of C in any order, as Kokkos Kernels')
+//   spgemm/<matrix>/libra_panel_sparse   panel with dense panels off, and
+//   spgemm/<matrix>/libra_panel_dense    with every panel that has products dense
+//                                   (both with LIBRA_BENCH_DENSE_PANELS=1 only: they
+//                                   measure the dense-panel threshold)
 //   spgemm/<matrix>/kokkos_kernels  Kokkos Kernels' SPGEMM_KK, symbolic + numeric
 //   spgemm/<matrix>/cusparse        cusparseSpGEMM (CUDA builds only)
 // Each case times what a one-shot user pays (handles, symbolic phase, buffers and
@@ -27,6 +31,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 #include <type_traits>
 
 #include "harness.hpp"
@@ -56,6 +61,8 @@ enum class Algorithm {
   libra_panel_unsorted,
   libra_outer,
   libra_outer_unsorted,
+  libra_panel_sparse,
+  libra_panel_dense,
   kokkos_kernels,
   cusparse
 };
@@ -76,6 +83,10 @@ const char* name_of(Algorithm a) {
       return "libra_outer";
     case Algorithm::libra_outer_unsorted:
       return "libra_outer_unsorted";
+    case Algorithm::libra_panel_sparse:
+      return "libra_panel_sparse";
+    case Algorithm::libra_panel_dense:
+      return "libra_panel_dense";
     case Algorithm::kokkos_kernels:
       return "kokkos_kernels";
     case Algorithm::cusparse:
@@ -92,6 +103,11 @@ std::vector<Algorithm> algorithms() {
   if (is_host_exec<Exec>) {
     all.push_back(Algorithm::libra_panel_unsorted);
     all.push_back(Algorithm::libra_outer_unsorted);
+  }
+  if (const char* e = std::getenv("LIBRA_BENCH_DENSE_PANELS");
+      e && std::string(e) == "1") {
+    all.push_back(Algorithm::libra_panel_sparse);
+    all.push_back(Algorithm::libra_panel_dense);
   }
   all.push_back(Algorithm::kokkos_kernels);
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -189,10 +205,15 @@ class Runner {
 
 class LibraRunner : public Runner {
  public:
-  LibraRunner(const Problem& p, SpgemmAlgorithm algorithm, bool sorted)
+  LibraRunner(const Problem& p, SpgemmAlgorithm algorithm, bool sorted,
+              double dense_panel_density = 0)
       : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = algorithm;
     options_.sort_columns = sorted;
+    if (dense_panel_density > 0) {
+      options_.tuning.dense_panel_density = dense_panel_density;
+      options_.tuning.dense_panel_products = 1;
+    }
   }
   void multiply() override {
     trace("libra spgemm");
@@ -205,6 +226,7 @@ class LibraRunner : public Runner {
   void annotate(benchmark::State& state) const override {
     add_value(state, "chunks", stats_.chunks);
     add_value(state, "ran_panel", stats_.algorithm == SpgemmAlgorithm::panel ? 1 : 0);
+    add_value(state, "dense_rows", static_cast<double>(stats_.paths.dense_panels));
     add_value(state, "workspace_MB",
               static_cast<double>(stats_.peak_bytes) / (1024.0 * 1024.0));
   }
@@ -291,6 +313,10 @@ std::unique_ptr<Runner> make_runner(Algorithm a, const Problem& p,
       return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::outer, true);
     case Algorithm::libra_outer_unsorted:
       return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::outer, false);
+    case Algorithm::libra_panel_sparse:
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::panel, true, 2.0);
+    case Algorithm::libra_panel_dense:
+      return std::make_unique<LibraRunner>(p, SpgemmAlgorithm::panel, true, 1e-300);
     case Algorithm::kokkos_kernels:
       return std::make_unique<KokkosKernelsRunner>(p);
     case Algorithm::cusparse:

@@ -387,6 +387,116 @@ TYPED_TEST(SpgemmPanel, OnlyVeryLongRows) {
   check_product<TypeParam>(a, b);
 }
 
+// Dense panels (dense_panels.hpp). Rows of A in panels of `rows` rows whose
+// products reach `least` and fill `density` of their box.
+std::uint64_t dense_panel_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                               std::int64_t rows, std::uint64_t least = 1) {
+  std::uint64_t n = 0;
+  for (std::int64_t r0 = 0; r0 < a.rows; r0 += rows) {
+    const std::int64_t r1 = std::min(a.rows, r0 + rows);
+    std::uint64_t p = 0;
+    for (std::int64_t i = r0; i < r1; ++i) {
+      for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+        p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+    }
+    if (p >= least && p > 0) n += static_cast<std::uint64_t>(r1 - r0);
+  }
+  return n;
+}
+
+// Every panel with products forced dense (any density, any products): pattern
+// (cancelling entries included) and values as the oracle's, in one call and in
+// two phases, beside the binned and the host paths, which get the other rows.
+template <class T>
+void check_forced_dense_panels(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
+  const std::uint64_t rows = rows_with_products(a, b);
+  for (const int panel_rows : {3, 64, 256}) {
+    const std::uint64_t dense = dense_panel_rows(a, b, panel_rows);
+    for (const bool gpu_style : {true, false}) {
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        auto o = gpu_style ? binned() : panel();
+        o.tuning.small_nnz = 0;
+        o.tuning.dense_panel_rows = panel_rows;
+        o.tuning.dense_panel_density = 1e-300;
+        o.tuning.dense_panel_products = 1;
+        const auto st = check_product<T>(a, b, o, calls);
+        EXPECT_EQ(st.paths.dense_panels, dense) << panel_rows;
+        // Rows with products all sit in dense panels.
+        EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap + st.paths.host_dense, 0u);
+        EXPECT_EQ(st.paths.accumulate_in_scratch + st.paths.accumulate_dense +
+                      st.paths.accumulate_in_place + st.paths.accumulate_host_dense,
+                  0u);
+        EXPECT_GE(dense, rows);
+      }
+    }
+  }
+}
+
+TYPED_TEST(SpgemmPanel, ForcedDensePanels) {
+  using libra::ref::from_triplets;
+  using libra::ref::random;
+  check_forced_dense_panels<TypeParam>(random(500, 500, 6, 81), random(500, 500, 6, 82));
+  check_forced_dense_panels<TypeParam>(random(300, 700, 5, 83), random(700, 200, 4, 84));
+  check_forced_dense_panels<TypeParam>(random(40, 30, 12, 85, 0.3),
+                                       random(30, 900, 40, 86, 0.3));
+  const auto g = skewed(600, 87);
+  check_forced_dense_panels<TypeParam>(g, g);
+  // Products that cancel: C(0,0) = 1*1 + 1*(-1) stays in the pattern, with 0.
+  check_forced_dense_panels<TypeParam>(
+      from_triplets(2, 3, {{0, 0, 1.0}, {0, 2, 1.0}, {1, 1, 2.0}}),
+      from_triplets(3, 2, {{0, 0, 1.0}, {2, 0, -1.0}, {1, 1, 3.0}, {2, 1, 0.5}}));
+  check_forced_dense_panels<TypeParam>(from_triplets(0, 0, {}), from_triplets(0, 0, {}));
+  check_forced_dense_panels<TypeParam>(from_triplets(4, 6, {}), random(6, 3, 2, 1));
+}
+
+// With the space's default density, only the panel that is a dense block goes
+// dense: rows 0..63 of A use columns 0..99, rows 0..99 of B are dense over
+// columns 0..99; the other rows are sparse and random.
+TYPED_TEST(SpgemmPanel, DenseBlockTakesADensePanel) {
+  const auto sparse = libra::ref::random(400, 500, 4, 91, 0.0);
+  std::vector<libra::ref::Triplet> ta, tb;
+  for (std::int64_t i = 0; i < 400; ++i) {
+    if (i < 64) {
+      for (std::int64_t j = 0; j < 100; ++j)
+        ta.emplace_back(i, j, 0.01 * (i + j % 7) - 0.3);
+    } else {
+      for (auto e = sparse.ptr[i]; e < sparse.ptr[i + 1]; ++e)
+        ta.emplace_back(i, sparse.col[e], sparse.val[e]);
+    }
+  }
+  const auto sb = libra::ref::random(500, 500, 5, 92, 0.0);
+  for (std::int64_t k = 0; k < 500; ++k) {
+    if (k < 100) {
+      for (std::int64_t j = 0; j < 100; ++j)
+        tb.emplace_back(k, j, 0.02 * (k % 5) - j * 0.001);
+    } else {
+      for (auto e = sb.ptr[k]; e < sb.ptr[k + 1]; ++e)
+        tb.emplace_back(k, sb.col[e], sb.val[e]);
+    }
+  }
+  const auto a = libra::ref::from_triplets(400, 500, ta);
+  const auto b = libra::ref::from_triplets(500, 500, tb);
+  const std::uint64_t rows = rows_with_products(a, b);
+  for (const bool gpu_style : {true, false}) {
+    for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+      auto o = gpu_style ? binned() : panel();
+      o.tuning.small_nnz = 0;
+      o.tuning.dense_panel_rows = 64;
+      o.tuning.dense_panel_products = 1000;  // the default density decides
+      const auto st = check_product<TypeParam>(a, b, o, calls);
+      EXPECT_EQ(st.paths.dense_panels, 64u);
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap + st.paths.host_dense,
+                rows - 64);
+      // Dense panels off (a density above 1): the sparse paths take every row.
+      o.tuning.dense_panel_density = 2;
+      const auto off = check_product<TypeParam>(a, b, o, calls);
+      EXPECT_EQ(off.paths.dense_panels, 0u);
+      EXPECT_EQ(off.paths.hash_in_scratch + off.paths.bitmap + off.paths.host_dense,
+                rows);
+    }
+  }
+}
+
 TEST(SpgemmPanelHost, GroupsOfSeveralThreadsOnTheHost) {
   if (libra::LaunchTraits<Exec>::is_gpu || Exec().concurrency() < 2) {
     GTEST_SKIP() << Exec::name() << " runs teams of one thread";

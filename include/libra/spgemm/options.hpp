@@ -80,6 +80,15 @@ struct SpgemmOptions {
     // sends the product to the binned path.
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
+    // Dense panels (impl/dense_panels.hpp): panels of dense_panel_rows
+    // consecutive rows of A (0: 256) with at least dense_panel_products products
+    // that fill at least dense_panel_density of their box (rows x the range of
+    // A's columns they use x the range of B's columns those rows of B hold; 0:
+    // the space's measured default; above 1: never) are multiplied as dense
+    // tiles with KokkosBlas::gemm.
+    int dense_panel_rows = 0;
+    double dense_panel_density = 0;
+    std::uint64_t dense_panel_products = std::uint64_t(1) << 18;
   } tuning;
 };
 
@@ -112,6 +121,9 @@ struct SpgemmPathCounts {
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;
   std::uint64_t small_fallback = 0;
+  // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
+  // tiles, pattern and values; impl/dense_panels.hpp).
+  std::uint64_t dense_panels = 0;
   // Rows of C left with unsorted columns (sort_columns = false, host).
   std::uint64_t unsorted = 0;
 };

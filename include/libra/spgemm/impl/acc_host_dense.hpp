@@ -25,6 +25,7 @@
 
 #include "libra/core/spaces.hpp"
 #include "libra/spgemm/impl/column_words.hpp"
+#include "libra/spgemm/impl/dense_panels.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 
 namespace libra::impl {
@@ -73,6 +74,7 @@ struct HostDenseRows {
   Kokkos::View<const Off*, mem> c_row_map;   // fill, numeric
   Kokkos::View<O*, mem> c_col;               // fill (written), numeric (read)
   Kokkos::View<S*, mem> c_val;               // fill_values, numeric
+  DenseRows<mem> dense;                      // rows of dense panels: skipped
 
   // ORs row i's runs into `bits` (and, with Flag, each touched word's bit into
   // `flag`); returns the touched words in `list` and their range [lo, hi].
@@ -211,7 +213,7 @@ struct HostDenseRows {
 
   // The count pass: also counts the rows with products into `rows`.
   void operator()(const std::int64_t i, std::uint64_t& rows) const {
-    if (products.a_row_map(i) == products.a_row_map(i + 1)) return;
+    if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
     const int id = token.acquire();
     std::uint64_t* bits = &seen(id, 0);
     O* list = &touched(id, 0);
@@ -229,7 +231,7 @@ struct HostDenseRows {
 
   // The numeric pass: C's known row gathers its sums.
   void operator()(const std::int64_t i) const {
-    if (products.a_row_map(i) == products.a_row_map(i + 1)) return;
+    if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
     const int id = token.acquire();
     S* sum = &sums(id, 0);
     scatter(i, sum);
@@ -245,7 +247,7 @@ struct HostDenseRows {
   // The fill pass (with C's values in phase fill_values); counts the rows it
   // read off the flags into `flagged`.
   void operator()(Fill, const std::int64_t i, std::uint64_t& flagged) const {
-    if (products.a_row_map(i) == products.a_row_map(i + 1)) return;
+    if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
     const int id = token.acquire();
     std::uint64_t* bits = &seen(id, 0);
     std::uint64_t* flag = &flags(id, 0);

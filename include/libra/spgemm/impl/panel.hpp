@@ -18,6 +18,7 @@
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/acc_host_dense.hpp"
 #include "libra/spgemm/impl/column_words.hpp"
+#include "libra/spgemm/impl/dense_panels.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/phase_timing.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
@@ -274,9 +275,16 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     // of B, and ordering rows by weight cost more than the balance it bought
     // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
     const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.num_rows));
+    f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
     Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
     plan.rows_with_products = rows;
+    const auto& dense = plan.dense_panels;
+    DensePanelWork<S, mem> dense_work;
+    if (dense.any()) {
+      dense_work = dense_panel_work<S>(dense, plan.temps, true);
+      dense_panels_count(exec, dense, A, B, dense_work, f.unique);
+    }
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
                                              plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
@@ -299,6 +307,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
                                 exec, 0, static_cast<std::int64_t>(plan.num_rows)),
                             f, flagged);
     st.paths.host_word_flags += flagged;
+    if (dense.any()) {
+      dense_panels_fill(
+          exec, dense, A, B, dense_work, f.c_row_map, plan.c.col,
+          plan.values_in_symbolic ? plan.c_values : Kokkos::View<S*, mem>());
+    }
   };
   if (w.packed) {
     run(std::true_type{});
@@ -340,6 +353,12 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     // The pre-analysis binned the rows by products (panel_pre_analysis).
     panel_symbolic_bins<false>(exec, plan, A, B, plan.symbolic_bins, unique,
                                typename Csr::values_type(), st.paths);
+    const auto& dense = plan.dense_panels;
+    DensePanelWork<S, mem> dense_work;
+    if (dense.any()) {
+      dense_work = dense_panel_work<S>(dense, plan.temps, true);
+      dense_panels_count(exec, dense, A, B, dense_work, unique);
+    }
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
                                              plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
@@ -367,6 +386,9 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         },
         plan.temps);
     panel_symbolic_bins<true>(exec, plan, A, B, fill_bins, unique, values, st.paths);
+    if (dense.any()) {
+      dense_panels_fill(exec, dense, A, B, dense_work, c_map, plan.c.col, values);
+    }
     if (plan.values_in_symbolic) {
       plan.c_values = values;
       // Rows of team bins whose tables hold no values still need the numeric pass.
@@ -378,6 +400,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       plan.rows_left = rest;
     }
   }
+  st.paths.dense_panels += plan.dense_panels.dense_rows;
   end_phase(exec, plan, timer, st.seconds_compress);
   if (!plan.host_dense && (!plan.values_in_symbolic || plan.rows_left > 0)) {
     panel_numeric_bins(exec, plan);
@@ -405,6 +428,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_row_map = plan.c.row_map;
       f.c_col = plan.c.col;
       f.c_val = c_val;
+      f.dense = plan.dense_panels.rows;
       Kokkos::parallel_for(
           "libra::spgemm::panel::numeric_dense",
           DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.num_rows)), f);
@@ -449,6 +473,12 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
             F{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val});
       }
     }
+  }
+  if (plan.dense_panels.any()) {
+    const TempsFrame<typename Exec::memory_space> frame(plan.temps);
+    const auto work = dense_panel_work<S>(plan.dense_panels, plan.temps, false);
+    dense_panels_numeric(exec, plan.dense_panels, A, B, work, plan.c.row_map, plan.c.col,
+                         c_val);
   }
   end_phase(exec, plan, timer, st.seconds_compress);
   if (plan.progress) plan.progress(2, 2);

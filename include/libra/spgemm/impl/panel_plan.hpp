@@ -11,6 +11,7 @@
 
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/impl/dense_panels.hpp"
 #include "libra/spgemm/impl/panel_shape.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
@@ -55,6 +56,8 @@ struct PanelPlan {
   bool values_in_symbolic = false;
   Kokkos::View<S*, mem> c_values;  // C's values, when the symbolic pass made them
   std::size_t rows_left = 0;       // binned: rows whose values it did not make
+  // Panels of rows multiplied as dense tiles (the sparse paths skip their rows).
+  DensePanels<mem> dense_panels;
   Pattern<O, Off, mem> c;
   std::function<void(int, int)> progress;
 };
@@ -172,6 +175,21 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;
+  // Dense panels take their rows out of the sparse paths: out of the bins, by
+  // zero products (the host path asks DenseRows).
+  plan.dense_panels =
+      find_dense_panels(exec, A, B, products, total, options.tuning, plan.budget);
+  if (plan.dense_panels.any()) {
+    drop_dense_rows(exec, plan.dense_panels, products);
+    if (!plan.host_dense) {
+      plan.symbolic_bins = bin_rows_unstable<panel_bins>(
+          exec, A.num_rows,
+          KOKKOS_LAMBDA(const std::int64_t i) {
+            return limits.symbolic_bin_of(products(static_cast<std::size_t>(i)));
+          },
+          temps);
+    }
+  }
 }
 
 }  // namespace libra::impl
