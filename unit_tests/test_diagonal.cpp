@@ -642,30 +642,38 @@ TYPED_TEST(Diagonal, SpgemmThroughDiagonalStorage) {
   EXPECT_NO_THROW(libra::spgemm(Exec(), R, R, o));
 }
 
-// `automatic` takes cdm on GPUs for two full bands wide enough (the README's
-// rule, impl/choose_algorithm.hpp), panel otherwise and on hosts.
-TEST(DiagonalAuto, WideFullBandsOnGpusGoThroughCdm) {
-  const std::int64_t n = 300;
+// `automatic` takes cdm on GPUs for two large full bands wide enough (the
+// README's rule, impl/choose_algorithm.hpp), panel otherwise and on hosts.
+TEST(DiagonalAuto, LargeWideFullBandsOnGpusGoThroughCdm) {
   struct Case {
-    std::vector<std::int64_t> diags;
+    std::int64_t n;
+    std::int64_t half;
     bool drop_one;
     bool cdm_on_gpu;
+    bool multiply;  // small enough to check against the oracle here
   };
-  for (const Case c : {Case{band(30, 30), false, true}, Case{band(30, 30), true, false},
-                       Case{band(10, 10), false, false}}) {
-    auto a = on_diagonals(n, n, c.diags, 1.0, 7);
+  for (const Case c : {Case{300, 30, false, false, true},       // too few rows
+                       Case{300, 10, false, false, true},       // too few diagonals
+                       Case{6000, 75, false, true, false},      // 1.4e8 products
+                       Case{6000, 75, true, false, false},      // not a full band
+                       Case{6000, 15, false, false, false},     // 961 pairs
+                       Case{4096, 40, false, false, false}}) {  // 2.7e7 products
+    auto a = on_diagonals(c.n, c.n, band(c.half, c.half), 1.0, 7);
     if (c.drop_one) {
       auto t = ref::to_triplets(a);
       t.erase(t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2));
-      a = ref::from_triplets(n, n, t);
+      a = ref::from_triplets(c.n, c.n, t);
     }
     const auto A = libra::test::from_ref<double, int, int, Device>(a);
+    const bool cdm = c.cdm_on_gpu && libra::LaunchTraits<Exec>::is_gpu;
+    const auto expect = cdm ? libra::SpgemmAlgorithm::cdm : libra::SpgemmAlgorithm::panel;
+    EXPECT_EQ(libra::impl::choose_spgemm_algorithm(Exec(), libra::SpgemmOptions{}, A, A),
+              expect)
+        << c.n << " rows, half-bandwidth " << c.half << ", one dropped: " << c.drop_one;
+    if (!c.multiply) continue;
     libra::SpgemmStats st;
     const auto C = libra::spgemm(Exec(), A, A, {}, &st);
-    const bool cdm = c.cdm_on_gpu && libra::LaunchTraits<Exec>::is_gpu;
-    EXPECT_EQ(st.algorithm,
-              cdm ? libra::SpgemmAlgorithm::cdm : libra::SpgemmAlgorithm::panel)
-        << c.diags.size() << " diagonals, one dropped: " << c.drop_one;
+    EXPECT_EQ(st.algorithm, expect);
     std::vector<double> scale, terms;
     const auto expected = ref::spgemm(a, a, &scale, &terms);
     EXPECT_TRUE(

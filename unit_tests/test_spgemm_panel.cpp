@@ -625,3 +625,4 @@ TEST(SpgemmPanelHandle, NumericReusesThePattern) {
 }
 
 }  // namespace spgemm_panel_test
+namespace spgemm_panel_test {

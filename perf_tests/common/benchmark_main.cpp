@@ -2,6 +2,14 @@
 // the JSON context records the machine and the build (so that a report says
 // what it measured), then the executable's own cases run.
 #include <benchmark/benchmark.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -190,7 +198,39 @@ std::string classify_exception(const std::exception& e) {
 
 }  // namespace libra::bench
 
+namespace {
+// A crashing case prints its stack (addresses resolve with addr2line against
+// the binary) before the signal ends the process as before: a report's "crash"
+// then says where.
+void print_stack_and_reraise(int sig, siginfo_t* info, void* context) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  std::fprintf(stderr, "bench: fatal signal %d at address %p\n", sig, info->si_addr);
+#if defined(__x86_64__) && defined(REG_RIP)
+  // A call through a null pointer leaves nothing to unwind: the return address
+  // on top of the stack names the caller.
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  const auto rip = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  const auto rsp = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+  void* top[2] = {reinterpret_cast<void*>(rip), *reinterpret_cast<void* const*>(rsp)};
+  std::fprintf(stderr, "bench: instruction and return address on the stack:\n");
+  backtrace_symbols_fd(top, 2, 2);
+#else
+  (void)context;
+#endif
+  std::fprintf(stderr, "bench: stack:\n");
+  backtrace_symbols_fd(frames, n, 2);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  struct sigaction on_fault {};
+  on_fault.sa_sigaction = print_stack_and_reraise;
+  on_fault.sa_flags = SA_SIGINFO;
+  sigaction(SIGSEGV, &on_fault, nullptr);
+  sigaction(SIGBUS, &on_fault, nullptr);
   Kokkos::ScopeGuard kokkos(argc, argv);
   libra::bench::Options options;
   try {

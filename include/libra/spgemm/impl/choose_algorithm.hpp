@@ -2,16 +2,19 @@
 // The rule `SpgemmAlgorithm::automatic` follows, in one place (the README quotes
 // it).
 //
-// panel, except on GPUs for two full bands wide enough: then cdm. Measured
-// (perf_tests/report/): on 2 host cores panel is faster than lbGEMM on all 21
-// matrices of the report (2.9x geometric mean); on the H100 on 17 of 23 (1.4x),
-// lbGEMM being up to 1.5x faster on six mid-size power-law and irregular
-// matrices, with no feature of the pre-analysis found yet that picks them out.
-// Panel needs no product buffer and no chunking. On the H100, CSR through
-// compact diagonal storage (SpgemmAlgorithm::cdm) is as fast as panel for two
-// n = 100,000 bands of half-bandwidth 16 and 1.8-3.6x faster from 32 to 512
-// (perf_tests/report/h100/diag.md); on hosts it is slower at every width
-// measured. lbGEMM (outer) stays available by name.
+// panel, except on GPUs for two large full bands wide enough: then cdm.
+// Measured (perf_tests/report/): on 2 host cores panel is faster than lbGEMM on
+// all 21 matrices of the report (2.9x geometric mean); on the H100 on 17 of 23
+// (1.4x), lbGEMM being up to 1.5x faster on six mid-size power-law and
+// irregular matrices, with no feature of the pre-analysis found yet that picks
+// them out. Panel needs no product buffer and no chunking. On the H100, CSR
+// through compact diagonal storage (SpgemmAlgorithm::cdm) beats panel on full
+// bands once both the bands and n are large (perf_tests/report/h100/
+// dense_panels.md, n = 4096..65536, half-bandwidths 16..128): from about 1.2e8
+// products (n times the diagonal pairs) with at least 2000 pairs and n >= 4096;
+// below that panel is faster (up to 2.8x at n = 4096, and at n <= 2048 for every
+// width up to dense). On hosts it is slower at every width measured. lbGEMM
+// (outer) stays available by name.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -49,9 +52,11 @@ inline bool full_band(std::int64_t n, std::int64_t nnz, std::int64_t kl,
   return kl < n && ku < n && nnz == full;
 }
 
-// Diagonals of A times diagonals of B from which cdm beats panel on a GPU
-// (half-bandwidths of about 22 and more on both).
+// Where cdm beats panel on a GPU: diagonals of A times diagonals of B
+// (half-bandwidths of about 22 and more on both), rows, and rows times pairs.
 constexpr std::int64_t cdm_auto_pairs = 2000;
+constexpr std::int64_t cdm_auto_rows = 4096;
+constexpr double cdm_auto_products = 1.2e8;
 
 template <class Exec, class S, class O, class Off, class D>
 SpgemmAlgorithm choose_spgemm_algorithm(const Exec& exec, const SpgemmOptions& options,
@@ -66,8 +71,10 @@ SpgemmAlgorithm choose_spgemm_algorithm(const Exec& exec, const SpgemmOptions& o
   bandwidths(exec, A, kla, kua);
   bandwidths(exec, B, klb, kub);
   const std::int64_t n = A.num_rows;
+  const std::int64_t pairs = (kla + kua + 1) * (klb + kub + 1);
   if (full_band(n, A.nnz(), kla, kua) && full_band(n, B.nnz(), klb, kub) &&
-      (kla + kua + 1) * (klb + kub + 1) >= cdm_auto_pairs) {
+      pairs >= cdm_auto_pairs && n >= cdm_auto_rows &&
+      static_cast<double>(n) * static_cast<double>(pairs) >= cdm_auto_products) {
     return SpgemmAlgorithm::cdm;
   }
   return SpgemmAlgorithm::panel;

@@ -3,10 +3,10 @@
 // products fill enough of their box (its rows x the range of A's columns they
 // use x the range of B's columns those rows of B hold) is multiplied as dense
 // tiles with KokkosBlas::gemm and scattered into C. A dense GEMM does one
-// multiply-add per box entry, far faster per entry than a sparse accumulator
-// does per product (H100: about 2.7 TFLOP/s against 30 GFLOP/s for the sparse
-// path on a dense matrix), so a panel whose products fill a few per cent of
-// its box is faster dense.
+// multiply-add per box entry, faster per entry than a sparse accumulator does
+// per product, but each panel pays two GEMMs (pattern and values) and a dozen
+// launches, and Kokkos Kernels' GEMM is slow on tiles this small (H100: about
+// 120 GFLOP/s on 256-row tiles, against 2.7 TFLOP/s at n = 2048).
 //   count:   the tiles hold ones where A and B have entries; their product
 //            counts each entry's products (exact: sums of ones), so an entry of
 //            C exists where the count is positive, cancelling values included.
@@ -59,13 +59,18 @@ struct DensePanels {
   bool any() const { return !panels.empty(); }
 };
 
-// The defaults of SpgemmOptions::Tuning's dense-panel knobs, by space: measured
-// (perf_tests/report/): KokkosBlas::gemm is about 90x faster per box entry than
-// the sparse path per product on the H100, and 1.7x faster on two host cores.
+// The default of SpgemmOptions::Tuning::dense_panel_density, by space, measured
+// with bench_spgemm's libra_panel_dense / libra_panel_sparse on full bands
+// (perf_tests/report/dense_panels.md). H100: dense panels lose at a density of
+// 0.17 (n = 2048, 257 diagonals: 6.0 against 3.9 ms) and win from 0.27 (n =
+// 1024, 513 diagonals: 5.3 against 7.7 ms; a dense n = 512: 2.3 against 4.2
+// ms). Two host cores: Kokkos Kernels' own GEMM never wins (a dense n = 512:
+// 28.3 against 29.0 ms, both products of the tiles counted), so hosts leave
+// dense panels off unless asked.
 template <class Exec>
 double dense_panel_density(const SpgemmOptions::Tuning& t) {
   if (t.dense_panel_density > 0) return t.dense_panel_density;
-  return LaunchTraits<Exec>::is_gpu ? 0.03 : 0.6;
+  return LaunchTraits<Exec>::is_gpu ? 0.25 : 2.0;
 }
 inline std::int64_t dense_panel_rows(const SpgemmOptions::Tuning& t) {
   return t.dense_panel_rows > 0 ? t.dense_panel_rows : 256;
