@@ -625,4 +625,3 @@ TEST(SpgemmPanelHandle, NumericReusesThePattern) {
 }
 
 }  // namespace spgemm_panel_test
-namespace spgemm_panel_test {
