@@ -449,9 +449,10 @@ TYPED_TEST(SpgemmPanel, ForcedDensePanels) {
   check_forced_dense_panels<TypeParam>(from_triplets(4, 6, {}), random(6, 3, 2, 1));
 }
 
-// With the space's default density, only the panel that is a dense block goes
-// dense: rows 0..63 of A use columns 0..99, rows 0..99 of B are dense over
-// columns 0..99; the other rows are sparse and random.
+// Only the panel that is a dense block goes dense, at a density of 0.5 and, on
+// GPUs, at the default (hosts leave dense panels off by default): rows 0..63
+// of A use columns 0..99, rows 0..99 of B are dense over columns 0..99; the
+// other rows are sparse and random.
 TYPED_TEST(SpgemmPanel, DenseBlockTakesADensePanel) {
   const auto sparse = libra::ref::random(400, 500, 4, 91, 0.0);
   std::vector<libra::ref::Triplet> ta, tb;
@@ -482,11 +483,16 @@ TYPED_TEST(SpgemmPanel, DenseBlockTakesADensePanel) {
       auto o = gpu_style ? binned() : panel();
       o.tuning.small_nnz = 0;
       o.tuning.dense_panel_rows = 64;
-      o.tuning.dense_panel_products = 1000;  // the default density decides
-      const auto st = check_product<TypeParam>(a, b, o, calls);
-      EXPECT_EQ(st.paths.dense_panels, 64u);
-      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap + st.paths.host_dense,
-                rows - 64);
+      o.tuning.dense_panel_products = 1000;
+      for (const double density : {0.0, 0.5}) {  // the default, and one that takes it
+        o.tuning.dense_panel_density = density;
+        const std::uint64_t dense =
+            density > 0 || libra::LaunchTraits<Exec>::is_gpu ? 64u : 0u;
+        const auto st = check_product<TypeParam>(a, b, o, calls);
+        EXPECT_EQ(st.paths.dense_panels, dense) << density;
+        EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap + st.paths.host_dense,
+                  rows - dense);
+      }
       // Dense panels off (a density above 1): the sparse paths take every row.
       o.tuning.dense_panel_density = 2;
       const auto off = check_product<TypeParam>(a, b, o, calls);
