@@ -83,8 +83,8 @@ template <class Exec, class Csr>
 DensePanels<typename Exec::memory_space> find_dense_panels(
     const Exec& exec, const Csr& A, const Csr& B,
     const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& products,
-    std::uint64_t total_products, const SpgemmOptions::Tuning& tuning,
-    std::size_t budget) {
+    std::uint64_t total_products, const SpgemmOptions::Tuning& tuning, std::size_t budget,
+    const Temps<typename Exec::memory_space>& temps) {
   using S = typename Csr::scalar_type;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
@@ -100,10 +100,11 @@ DensePanels<typename Exec::memory_space> find_dense_panels(
   // the products (unsigned long long: what Kokkos 3.4's min and max atomics take).
   using ull = atomic_u64;
   constexpr ull none = ~ull(0);
-  Kokkos::View<ull**, Kokkos::LayoutRight, mem> ext(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                         std::string("libra::spgemm::dense::extents")),
-      static_cast<std::size_t>(panels), 5);
+  // From the plan's temporaries (the block cache): a fresh device allocation and
+  // its free (which synchronises the device) would cost more than this pass.
+  const TempsFrame<mem> frame(temps);
+  const auto ext = temps.template view2<ull>("libra::spgemm::dense::extents",
+                                             static_cast<std::size_t>(panels), 5);
   Kokkos::parallel_for(
       "libra::spgemm::dense::extents_init",
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels),
@@ -141,9 +142,10 @@ DensePanels<typename Exec::memory_space> find_dense_panels(
         Kokkos::atomic_fetch_max(&ext(p, 3), hi);
         Kokkos::atomic_add(&ext(p, 4), static_cast<ull>(products(i)));
       });
-  auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), ext);
-  Kokkos::deep_copy(exec, h, ext);
-  exec.fence();
+  const auto h1 = host_copy(exec, Kokkos::View<ull*, mem>(ext.data(), ext.size()));
+  const auto h = [&](std::int64_t p, int what) {
+    return h1(p * 5 + what);
+  };
   std::vector<std::uint8_t> flag(static_cast<std::size_t>(panels), 0);
   for (std::int64_t p = 0; p < panels; ++p) {
     DensePanel d;

@@ -178,7 +178,7 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   // Dense panels take their rows out of the sparse paths: out of the bins, by
   // zero products (the host path asks DenseRows).
   plan.dense_panels =
-      find_dense_panels(exec, A, B, products, total, options.tuning, plan.budget);
+      find_dense_panels(exec, A, B, products, total, options.tuning, plan.budget, temps);
   if (plan.dense_panels.any()) {
     drop_dense_rows(exec, plan.dense_panels, products);
     if (!plan.host_dense) {
