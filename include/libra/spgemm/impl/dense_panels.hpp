@@ -214,6 +214,12 @@ struct DensePanelWork {
   Tile tile_a(const DensePanel& p) const { return Tile(a.data(), p.rows, p.inner); }
   Tile tile_b(const DensePanel& p) const { return Tile(b.data(), p.inner, p.cols); }
   Tile tile_c(const DensePanel& p) const { return Tile(c.data(), p.rows, p.cols); }
+  // Panel p's bitmap: a word per row and 64 columns, the row fastest.
+  using Bits = Kokkos::View<std::uint64_t*, Mem, Kokkos::MemoryUnmanaged>;
+  Bits pattern_of(const DensePanel& p) const {
+    return Bits(pattern.data() + p.pattern_at,
+                static_cast<std::size_t>(p.rows * p.words()));
+  }
 };
 
 template <class S, class Mem>
@@ -290,10 +296,7 @@ void dense_panels_count(const Exec& exec, const DensePanels<Mem>& d, const Csr& 
   for (const DensePanel& p : d.panels) {
     multiply_dense_panel<true>(exec, p, A, B, w);
     const auto tc = w.tile_c(p);
-    const auto bits = Kokkos::subview(
-        w.pattern,
-        Kokkos::make_pair(p.pattern_at,
-                          p.pattern_at + static_cast<std::size_t>(p.rows * p.words())));
+    const auto bits = w.pattern_of(p);
     const std::int64_t rows = p.rows, cols = p.cols, row0 = p.row0, words = p.words();
     Kokkos::parallel_for(
         "libra::spgemm::dense::pattern", Policy(exec, 0, rows * words),
@@ -333,10 +336,7 @@ void dense_panels_fill(const Exec& exec, const DensePanels<Mem>& d, const Csr& A
   for (const DensePanel& p : d.panels) {
     if (values) multiply_dense_panel<false>(exec, p, A, B, w);
     const auto tc = w.tile_c(p);
-    const auto bits = Kokkos::subview(
-        w.pattern,
-        Kokkos::make_pair(p.pattern_at,
-                          p.pattern_at + static_cast<std::size_t>(p.rows * p.words())));
+    const auto bits = w.pattern_of(p);
     const std::int64_t rows = p.rows, row0 = p.row0, j0 = p.j0, words = p.words();
     int team = 1;
     if constexpr (LaunchTraits<Exec>::is_gpu) {
