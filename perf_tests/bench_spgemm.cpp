@@ -22,7 +22,9 @@
 // device memory (host memory on host spaces) its checked call allocated beyond
 // A and B, C included, measured the same way for Libra and Kokkos Kernels (Kokkos
 // Tools' allocation records, Libra's block cache emptied first) and reported by
-// the wrapper for cuSPARSE (its buffers and C).
+// the wrapper for cuSPARSE (its buffers and C). LIBRA_BENCH_FILL_BITMAP_SLOTS=N
+// sets SpgemmOptions::tuning.fill_bitmap_slots in every Libra case (to measure
+// its default); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -210,6 +212,10 @@ class LibraRunner : public Runner {
       : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = algorithm;
     options_.sort_columns = sorted;
+    // Tuning::fill_bitmap_slots for every Libra case, to measure its default.
+    if (const char* e = std::getenv("LIBRA_BENCH_FILL_BITMAP_SLOTS")) {
+      options_.tuning.fill_bitmap_slots = std::atoi(e);
+    }
     if (dense_panel_density > 0) {
       options_.tuning.dense_panel_density = dense_panel_density;
       options_.tuning.dense_panel_products = 1;

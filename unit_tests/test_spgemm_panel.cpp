@@ -285,7 +285,8 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
     EXPECT_EQ(st.paths.bitmap_in_scratch, st.paths.bitmap);  // 9,000 columns fit scratch
     if (calls == Calls::two_phase) {
       EXPECT_GT(st.paths.accumulate_in_scratch, 0u);
-      EXPECT_LE(st.paths.bitmap_fill, st.paths.bitmap);  // the fill bins by length
+      // The fill bins by length (team rows with large tables fill off the bitmap).
+      EXPECT_LE(st.paths.bitmap_fill - st.paths.bitmap_fill_team, st.paths.bitmap);
     } else {
       EXPECT_GT(st.paths.values_in_fill, st.paths.bitmap);  // hash rows too
       using O = typename TypeParam::Csr::ordinal_type;
@@ -293,6 +294,47 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
           libra::LaunchTraits<Exec>::scratch_bytes() >= 40000) {
         EXPECT_GT(st.paths.bitmap_fill, st.paths.bitmap);  // the row of ~1,300
       }
+      // Row 7's ~8,800 entries of C do not fit the scratch beside the bitmap
+      // with 8-byte values; the row of ~1,300 does.
+      if (sizeof(typename TypeParam::Scalar) == 8 &&
+          libra::LaunchTraits<Exec>::scratch_bytes() >= 40000) {
+        EXPECT_GT(st.paths.bitmap_values_in_place, 0u);
+        EXPECT_LT(st.paths.bitmap_values_in_place, st.paths.bitmap_fill);
+      }
+    }
+  }
+}
+
+// Team rows of the fill pass take the bitmap over C's columns instead of sorting
+// their tables when Tuning::fill_bitmap_slots allows: with 1 every team row whose
+// bitmap fits scratch does, with -1 none does, in one call and in two phases.
+TYPED_TEST(SpgemmPanel, TeamRowsFillOffTheBitmap) {
+  using libra::ref::random;
+  // Rows of ~500 products (team bins; a few of the longest spill when 8-byte
+  // keys count them) over 3,000 columns of C.
+  const auto a = random(300, 800, 20, 51, 0.0);
+  const auto b = random(800, 3000, 25, 52, 0.0);
+  const std::uint64_t rows = rows_with_products(a, b);
+  for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+    for (const int slots : {1, -1}) {
+      auto o = binned();
+      o.tuning.fill_bitmap_slots = slots;
+      const auto st = check_product<TypeParam>(a, b, o, calls);
+      EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team rows
+      if (slots > 0) {
+        EXPECT_GT(st.paths.bitmap_fill_team, st.paths.bitmap);  // beside the spill
+        EXPECT_GE(st.paths.bitmap_fill, st.paths.bitmap_fill_team);
+        // Rows of C of ~500 entries: their values fit the scratch beside the
+        // bitmap of 47 words.
+        EXPECT_EQ(st.paths.bitmap_values_in_place, 0u);
+      } else {
+        // (One-shot rows too long for a team's table with values still spill.)
+        EXPECT_EQ(st.paths.bitmap_fill_team, 0u);
+        if (calls == Calls::two_phase) EXPECT_LE(st.paths.bitmap_fill, st.paths.bitmap);
+      }
+      EXPECT_EQ(st.paths.values_in_fill + st.paths.accumulate_in_scratch +
+                    st.paths.accumulate_dense + st.paths.accumulate_in_place,
+                rows);
     }
   }
 }
@@ -341,6 +383,12 @@ TYPED_TEST(SpgemmPanel, ForcedSpillWhenScratchIsTiny) {
     EXPECT_EQ(one.paths.bitmap, rows);
     EXPECT_EQ(one.paths.bitmap_in_scratch, columns == 300 ? rows : 0u);
     EXPECT_EQ(one.paths.values_in_fill, rows);
+    // Scratch holds (almost) no values beside the bitmap: they add in C.
+    if (columns == 300) {
+      EXPECT_GT(one.paths.bitmap_values_in_place, 0u);
+    } else {
+      EXPECT_EQ(one.paths.bitmap_values_in_place, rows);
+    }
     const auto st = check_product<TypeParam>(a, b, o, Calls::two_phase);
     EXPECT_EQ(st.paths.bitmap, rows);
     EXPECT_EQ(st.paths.bitmap_in_scratch, columns == 300 ? rows : 0u);

@@ -132,7 +132,7 @@ struct RadixScatter {
       if (valid) {
         key = keys_in(i);
         d = static_cast<int>((key >> shift) & (radix_buckets - 1));
-        Kokkos::atomic_fetch_or(&mask(d * words + my_word), my_bit);
+        atomic_set_bits(&mask(d * words + my_word), my_bit);
       }
       team.team_barrier();
       bool last = false;

@@ -23,6 +23,16 @@ namespace impl {
 using atomic_u64 = unsigned long long;
 static_assert(sizeof(atomic_u64) == 8, "64-bit counters");
 
+// Sets `bits` in a 64-bit bitmap word, atomically, through the native
+// `unsigned long long` OR: on std::uint64_t Kokkos 3.4's Cuda backend loops on
+// compare-and-swap, and every product of a row of C sets a bit of a few shared
+// words, so the loop retries under exactly the contention bitmaps create.
+KOKKOS_INLINE_FUNCTION void atomic_set_bits(std::uint64_t* word, std::uint64_t bits) {
+  static_assert(sizeof(std::uint64_t) == sizeof(atomic_u64), "64-bit words");
+  Kokkos::atomic_fetch_or(reinterpret_cast<atomic_u64*>(word),
+                          static_cast<atomic_u64>(bits));
+}
+
 // Portable 64-bit population count for kernels.
 KOKKOS_INLINE_FUNCTION int popcount64(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)

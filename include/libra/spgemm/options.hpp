@@ -80,6 +80,12 @@ struct SpgemmOptions {
     // sends the product to the binned path.
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
+    // The binned fill pass (GPU-style kernels) writes a team row's sorted
+    // columns off a bitmap over C's columns in team scratch, instead of sorting
+    // its hash table, when that bitmap fits scratch and the table has at least
+    // fill_bitmap_slots slots per bitmap word (0: the measured default;
+    // negative: never; 1: every team row whose bitmap fits).
+    int fill_bitmap_slots = 0;
     // Dense panels (impl/dense_panels.hpp): panels of dense_panel_rows
     // consecutive rows of A (0: 256) with at least dense_panel_products products
     // that fill at least dense_panel_density of their box (rows x the range of
@@ -121,6 +127,13 @@ struct SpgemmPathCounts {
   // Rows the binned path's fill pass ran through the bitmap: the counted ones,
   // and in one-shot products the rows too long for a team's table with values.
   std::uint64_t bitmap_fill = 0;
+  // Of those, rows of team bins sent there rather than sorting their tables
+  // (SpgemmOptions::Tuning::fill_bitmap_slots).
+  std::uint64_t bitmap_fill_team = 0;
+  // Of the bitmap's one-shot rows, those whose values were added in C in place
+  // (rows of C longer than the scratch beside the bitmap holds, or the bitmap
+  // in global memory); the others summed theirs in scratch.
+  std::uint64_t bitmap_values_in_place = 0;
   // Rows of A of one-shot products that took the small path, and rows that did
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;

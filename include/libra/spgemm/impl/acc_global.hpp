@@ -34,7 +34,8 @@ KOKKOS_INLINE_FUNCTION int find_sorted(const Cols& cols, int n, Key key) {
 // Values (fill only, one-shot products): while writing the columns, each word
 // of the bitmap keeps where its columns start in C's row, so a second sweep of
 // the products finds a column's position with one popcount and adds its value
-// in C, in place: the row's values come out of the fill pass, no numeric pass.
+// (in scratch when the row's values fit beside the bitmap, else in C, in
+// place): the row's values come out of the fill pass, no numeric pass.
 template <class Exec, class S, class O, class Off, bool Fill, bool Values = false>
 struct BitmapRows {
   static_assert(Fill || !Values, "values are made by the fill pass");
@@ -55,16 +56,33 @@ struct BitmapRows {
   int scratch_words = 0;
   Kokkos::View<S*, mem> c_val;  // Values
   Starts word_start;            // Values, global bitmap: slot x words
+  // Values, bitmap in scratch: entries of a row of C whose sums scratch also
+  // holds (rows up to this long add in scratch, longer ones in C, in place).
+  int value_slots = 0;
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
   using starts_scratch = Kokkos::View<std::uint32_t*, typename Exec::scratch_memory_space,
                                       Kokkos::MemoryUnmanaged>;
 
-  static std::size_t scratch_bytes(int scratch_words) {
+  using vals_scratch =
+      Kokkos::View<S*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+  static std::size_t scratch_bytes(int scratch_words, int value_slots = 0) {
     if (scratch_words == 0) return prefix_scratch_bytes<Exec>();
     return prefix_scratch_bytes<Exec>() + bits_scratch::shmem_size(scratch_words) +
-           (Values ? starts_scratch::shmem_size(scratch_words) : 0);
+           (Values ? starts_scratch::shmem_size(scratch_words) +
+                         vals_scratch::shmem_size(value_slots)
+                   : 0);
+  }
+  // The most value slots that fit `bytes` of scratch beside the bitmap.
+  static int value_slots_within(int scratch_words, std::size_t bytes) {
+    if (!Values || scratch_words == 0) return 0;
+    int n = 0;
+    for (int step = 1 << 20; step > 0; step >>= 1) {
+      if (scratch_bytes(scratch_words, n + step) <= bytes) n += step;
+    }
+    return n;
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
@@ -73,10 +91,13 @@ struct BitmapRows {
       const bits_scratch bits(m.team_scratch(0), scratch_words);
       const starts_scratch starts =
           Values ? starts_scratch(m.team_scratch(0), scratch_words) : starts_scratch();
+      const vals_scratch sums = Values && value_slots > 0
+                                    ? vals_scratch(m.team_scratch(0), value_slots)
+                                    : vals_scratch();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, scratch_words),
                            [&](const int w) { bits(w) = 0; });
       m.team_barrier();
-      rows_with(m, prefix, bits, starts, static_cast<std::int64_t>(scratch_words));
+      rows_with(m, prefix, bits, starts, static_cast<std::int64_t>(scratch_words), sums);
     } else {
       const auto slot = static_cast<std::size_t>(m.league_rank());
       const auto bits = Kokkos::subview(bitmap, slot, Kokkos::ALL());
@@ -90,17 +111,19 @@ struct BitmapRows {
     }
   }
 
+  // `sums`: scratch for the values of rows of C up to its length (may be empty).
   template <class Bits, class Starts1>
   KOKKOS_FUNCTION void rows_with(const Member& m, const PrefixScratch<Exec>& prefix,
                                  const Bits& bits, const Starts1& starts,
-                                 const std::int64_t words) const {
+                                 const std::int64_t words,
+                                 const vals_scratch& sums = vals_scratch()) const {
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
       products.for_team(m, i, prefix, [&](const O j, Off, Off) {
         const std::uint64_t bit = std::uint64_t(1)
                                   << (static_cast<std::uint64_t>(j) & 63);
         std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
-        if (!(word & bit)) Kokkos::atomic_fetch_or(&word, bit);
+        if (!(word & bit)) atomic_set_bits(&word, bit);
       });
       m.team_barrier();
       if constexpr (!Fill) {
@@ -111,6 +134,15 @@ struct BitmapRows {
         Kokkos::single(Kokkos::PerTeam(m), [&] { unique(i) = n; });
       } else {
         const Off base = c_row_map(i);
+        const auto len = static_cast<std::int64_t>(c_row_map(i + 1) - base);
+        // Values summed in scratch (shared-memory atomics, then one coalesced
+        // write) when the row fits; else added in C, in place, whose global
+        // atomics cost several times as much on rows with many duplicates.
+        const bool staged = Values && len <= static_cast<std::int64_t>(sums.extent(0));
+        if (staged) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len),
+                               [&](const std::int64_t t) { sums(t) = S(0); });
+        }
         Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, words),
                               [&](const std::int64_t w, Off& pos, const bool final) {
                                 std::uint64_t x = bits(w);
@@ -121,7 +153,9 @@ struct BitmapRows {
                                   Off at = base + pos;
                                   while (x) {
                                     const std::uint64_t low = x & (~x + 1);
-                                    if constexpr (Values) c_val(at) = S(0);
+                                    if constexpr (Values) {
+                                      if (!staged) c_val(at) = S(0);
+                                    }
                                     c_col(at++) =
                                         static_cast<O>(w * 64 + popcount64(low - 1));
                                     x ^= low;
@@ -135,10 +169,20 @@ struct BitmapRows {
             const auto w = static_cast<std::uint64_t>(j) >> 6;
             const std::uint64_t below =
                 (std::uint64_t(1) << (static_cast<std::uint64_t>(j) & 63)) - 1;
-            const Off at = base + static_cast<Off>(starts(w)) +
+            const Off at = static_cast<Off>(starts(w)) +
                            static_cast<Off>(popcount64(bits(w) & below));
-            Kokkos::atomic_add(&c_val(at), products.value(p, q));
+            if (staged) {
+              Kokkos::atomic_add(&sums(at), products.value(p, q));
+            } else {
+              Kokkos::atomic_add(&c_val(base + at), products.value(p, q));
+            }
           });
+          if (staged) {
+            m.team_barrier();
+            Kokkos::parallel_for(
+                Kokkos::TeamThreadRange(m, len),
+                [&](const std::int64_t t) { c_val(base + t) = sums(t); });
+          }
         }
       }
       m.team_barrier();

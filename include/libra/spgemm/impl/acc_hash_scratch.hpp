@@ -163,6 +163,27 @@ struct HashRowsInScratch {
       while (static_cast<std::uint64_t>(slots) < row_products && slots < table)
         slots *= 2;
     }
+    if constexpr (Fill) {
+      // Filling, the lengths of C's rows are known: the team's tables take
+      // twice its longest row, which is often far below the bin's (or, on the
+      // small path, the product's) longest, so the sort handles fewer slots.
+      // One size for the whole team: its groups sort in step.
+      int most = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(m, groups),
+          [&](const int r, int& longest) {
+            const std::size_t s = static_cast<std::size_t>(m.league_rank()) * groups + r;
+            if (s >= count) return;
+            const std::int64_t row = rows.extent(0) > 0
+                                         ? static_cast<std::int64_t>(rows(first + s))
+                                         : static_cast<std::int64_t>(first + s);
+            const int len = static_cast<int>(c_row_map(row + 1) - c_row_map(row));
+            if (len > longest) longest = len;
+          },
+          Kokkos::Max<int>(most));
+      slots = 2;
+      while (slots < 2 * most && slots < table) slots *= 2;
+    }
     const auto mask = static_cast<std::uint32_t>(slots - 1);
     const auto clear = [&](const int t) {
       keys(t) = none;
@@ -205,9 +226,9 @@ struct HashRowsInScratch {
     } else {
       const auto sort = [&](const auto& payload) {
         if (team_bin) {
-          team_sort(m, keys, table, none, payload);
+          team_sort(m, keys, slots, none, payload);
         } else {
-          group_sort(m, keys, table, payload);
+          group_sort(m, keys, slots, payload);
         }
       };
       if constexpr (Values) {

@@ -119,11 +119,19 @@ void panel_symbolic_bins(
         Fill ? PanelPhase::fill : PanelPhase::count, plan, rp, bins, b, unique,
         typename Csr::values_type());
   }
-  const std::size_t big = bins.size(shape.global_bin());
+  // The fill pass's team rows sent to the bitmap (bitmap_fill_bin) follow the
+  // global bin's rows: one launch takes both.
+  const std::size_t routed = Fill ? bins.size(shape.bitmap_fill_bin()) : 0;
+  const std::size_t big = bins.size(shape.global_bin()) + routed;
   if (big == 0) return;
   if (!Fill) paths.bitmap += big;
   if (values) paths.values_in_fill += big;
   if (Fill) paths.bitmap_fill += big;
+  paths.bitmap_fill_team += routed;
+  if (values) {
+    paths.bitmap_values_in_place +=
+        bins.weight[shape.global_bin()] + bins.weight[shape.bitmap_fill_bin()];
+  }
   const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
   const std::size_t first = bins.begin[shape.global_bin()];
   const auto run = [&](auto kind) {
@@ -137,8 +145,10 @@ void panel_symbolic_bins(
       const int scratch_words = static_cast<int>(words);
       F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
           plan.c.col, scratch_words, c_val, {}};
+      // The scratch left beside the bitmap sums the values of rows that fit.
+      if (values) f.value_slots = shape.bitmap_value_slots;
       const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
-      const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words));
+      const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words, f.value_slots));
       int threads = shape.global_threads;
       if constexpr (LaunchTraits<Exec>::is_gpu) {
         // Few long rows would leave most of the device idle: wider teams, while
@@ -375,14 +385,34 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       plan.shape.values_spill =
           bitmap_in_scratch<BitmapRows<Exec, S, O, Off, true, true>>(plan);
     }
+    // Team rows whose tables are large beside the bitmap fill off the bitmap:
+    // no sort (Tuning::fill_bitmap_slots).
+    const bool bitmap_fits =
+        one_shot ? plan.shape.values_spill
+                 : bitmap_in_scratch<BitmapRows<Exec, S, O, Off, true>>(plan);
+    plan.shape.bitmap_fill_table =
+        bitmap_fits ? bitmap_fill_table(plan.fill_bitmap_slots, plan.num_cols) : 0;
+    // The bitmap's rows of C up to this long sum their values in scratch.
+    plan.shape.bitmap_value_slots =
+        one_shot && plan.shape.values_spill
+            ? BitmapRows<Exec, S, O, Off, true, true>::value_slots_within(
+                  static_cast<int>((plan.num_cols + 63) / 64),
+                  static_cast<std::size_t>(plan.shape.scratch) +
+                      prefix_scratch_bytes<Exec>())
+            : 0;
     const auto fill_shape = plan.shape;
     const auto c_map = plan.c.row_map;
+    // Weights: the bitmap's rows whose values go to C in place (paths).
     const auto fill_bins = bin_rows_unstable<panel_bins>(
         exec, plan.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
           const auto len = static_cast<std::uint64_t>(c_map(i + 1) - c_map(i));
-          return one_shot ? fill_shape.fill_values_bin_of(products(i), len)
-                          : fill_shape.fill_bin_of(products(i), len);
+          const int b = one_shot ? fill_shape.fill_values_bin_of(products(i), len)
+                                 : fill_shape.fill_bin_of(products(i), len);
+          const bool in_place =
+              one_shot && b >= fill_shape.global_bin() &&
+              len > static_cast<std::uint64_t>(fill_shape.bitmap_value_slots);
+          return BinKey{b, in_place ? 1u : 0u};
         },
         plan.temps);
     panel_symbolic_bins<true>(exec, plan, A, B, fill_bins, unique, values, st.paths);

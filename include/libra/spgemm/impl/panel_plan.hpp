@@ -50,6 +50,7 @@ struct PanelPlan {
   bool dense_long_rows = true;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;
   bool sort_columns = true;
+  int fill_bitmap_slots = 0;  // SpgemmOptions::Tuning::fill_bitmap_slots
   bool phase_timings = false;
   // A one-shot product (libra::spgemm) lets host dense accumulators compute the
   // values in the symbolic fill pass: one pass over the products fewer.
@@ -73,6 +74,18 @@ std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
          (columns * (sizeof(S) + sizeof(O)) +
           words * (sizeof(std::uint64_t) + sizeof(O)) +
           (words / 64 + 1) * sizeof(std::uint64_t));
+}
+
+// The smallest hash table (slots) whose team rows the fill pass sends to the
+// bitmap over C's `columns` instead: `slots_per_word` slots per bitmap word
+// (SpgemmOptions::Tuning::fill_bitmap_slots; 0: the default, negative: none).
+inline int bitmap_fill_table(int slots_per_word, std::int64_t columns) {
+  constexpr int default_slots_per_word = 2;
+  if (slots_per_word < 0) return 0;
+  if (slots_per_word == 0) slots_per_word = default_slots_per_word;
+  const std::int64_t words = (columns + 63) / 64;
+  const std::int64_t table = std::max<std::int64_t>(1, words * slots_per_word);
+  return table > (std::int64_t(1) << 30) ? 0 : static_cast<int>(table);
 }
 
 // Bytes of the plan's per-row arrays and the symbolic phase's temporaries: row
@@ -175,6 +188,7 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;
+  plan.fill_bitmap_slots = options.tuning.fill_bitmap_slots;
   // Dense panels take their rows out of the sparse paths: out of the bins, by
   // zero products (the host path asks DenseRows).
   plan.dense_panels =

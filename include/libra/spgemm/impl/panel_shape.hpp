@@ -58,8 +58,18 @@ struct PanelShape {
   bool values_spill = false;
   // Threads of the teams that handle rows too long for scratch.
   int global_threads = 1;
+  // Set by the caller: the fill pass sends team-bin rows whose tables have at
+  // least this many slots to the bitmap over C's columns (in team scratch,
+  // sorted by construction) instead of sorting the table; 0: none.
+  int bitmap_fill_table = 0;
+  // Set by the caller for one-shot fills: the bitmap kernel sums the values of
+  // rows of C up to this long in scratch (longer ones add in C, in place).
+  int bitmap_value_slots = 0;
 
   KOKKOS_INLINE_FUNCTION int global_bin() const { return group_bins + team_bins + 1; }
+  // The fill pass's bin of those team rows: after the global bin, whose
+  // bitmap kernel takes both (SpgemmPathCounts::bitmap_fill_team counts them).
+  KOKKOS_INLINE_FUNCTION int bitmap_fill_bin() const { return global_bin() + 1; }
 
   PanelShape() : PanelShape(SpgemmOptions::Tuning{}, 8.0) {}
   // `products_per_entry`: the matrix's average products per nonzero of A (the
@@ -103,7 +113,7 @@ struct PanelShape {
     // Team bins: one row per team, as long as a hash table of twice the row fits.
     const int team = Traits::team_threads(256) * (Traits::is_gpu ? 1 : host_threads);
     const std::uint64_t last_group = group_bins ? bin[group_bins].max_products : 0;
-    for (int table = 512; b < panel_bins - 1; table *= 2) {
+    for (int table = 512; b < panel_bins - 2; table *= 2) {
       if (table * key_bytes > scratch) break;
       const std::uint64_t max_products = static_cast<std::uint64_t>(table / 2);
       if (max_products <= last_group) continue;
@@ -163,7 +173,11 @@ struct PanelShape {
       if (group_need <= bin[b].max_products) return b;
     }
     for (int b = group_bins + 1; b <= group_bins + team_bins; ++b) {
-      if (len <= bin[b].max_products) return b;
+      if (len <= bin[b].max_products) {
+        return bitmap_fill_table > 0 && bin[b].table >= bitmap_fill_table
+                   ? bitmap_fill_bin()
+                   : b;
+      }
     }
     return global_bin();
   }
@@ -174,6 +188,7 @@ struct PanelShape {
   KOKKOS_INLINE_FUNCTION int fill_values_bin_of(std::uint64_t products,
                                                 std::uint64_t len) const {
     const int b = fill_bin_of(products, len);
+    if (b == bitmap_fill_bin()) return b;
     return values_spill && b > group_bins + values_team_bins ? global_bin() : b;
   }
 
@@ -183,7 +198,7 @@ struct PanelShape {
   KOKKOS_INLINE_FUNCTION bool fill_makes_values(std::uint64_t products,
                                                 std::uint64_t len) const {
     const int b = fill_values_bin_of(products, len);
-    return b <= group_bins + values_team_bins || b == global_bin();
+    return b <= group_bins + values_team_bins || b >= global_bin();
   }
 
   // The numeric bin of a row with `products` products and `len` entries of C:

@@ -92,7 +92,7 @@ struct UniqueInBitmap {
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](std::uint64_t t) {
         const auto c = static_cast<std::uint64_t>(products.col(b + t));
-        Kokkos::atomic_fetch_or(&bits(c / 64), std::uint64_t(1) << (c % 64));
+        atomic_set_bits(&bits(c / 64), std::uint64_t(1) << (c % 64));
       });
       team.team_barrier();
       // Set bits in column order are the row's distinct columns, already sorted.
