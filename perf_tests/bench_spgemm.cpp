@@ -23,8 +23,9 @@
 // A and B, C included, measured the same way for Libra and Kokkos Kernels (Kokkos
 // Tools' allocation records, Libra's block cache emptied first) and reported by
 // the wrapper for cuSPARSE (its buffers and C). LIBRA_BENCH_FILL_BITMAP_SLOTS=N
-// sets SpgemmOptions::tuning.fill_bitmap_slots in every Libra case (to measure
-// its default); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel.
+// and LIBRA_BENCH_GROUP_SPREAD_ENTRIES=N set SpgemmOptions::tuning's
+// fill_bitmap_slots and group_spread_entries in every Libra case (to measure
+// their defaults); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -215,6 +216,9 @@ class LibraRunner : public Runner {
     // Tuning::fill_bitmap_slots for every Libra case, to measure its default.
     if (const char* e = std::getenv("LIBRA_BENCH_FILL_BITMAP_SLOTS")) {
       options_.tuning.fill_bitmap_slots = std::atoi(e);
+    }
+    if (const char* e = std::getenv("LIBRA_BENCH_GROUP_SPREAD_ENTRIES")) {
+      options_.tuning.group_spread_entries = std::atoi(e);
     }
     if (dense_panel_density > 0) {
       options_.tuning.dense_panel_density = dense_panel_density;

@@ -339,6 +339,44 @@ TYPED_TEST(SpgemmPanel, TeamRowsFillOffTheBitmap) {
   }
 }
 
+// Rows of A with many nonzeros: a thread group's lanes go across the row's
+// nonzeros instead of across each row of B (Tuning::group_spread_entries), in
+// the binned path and the small one, in one call and in two phases.
+TYPED_TEST(SpgemmPanel, GroupsSpreadLongRowsOfA) {
+  const auto g = skewed(3000, 63);
+  const bool gpu = libra::LaunchTraits<Exec>::is_gpu;
+  const bool host_groups = !gpu && Exec().concurrency() >= 2;  // teams of 2 threads
+  for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+    for (const int entries : {1, 3, -1}) {
+      auto o = binned();
+      o.tuning.group_spread_entries = entries;
+      if (host_groups) o.tuning.host_team_threads = 2;
+      const auto st = check_product<TypeParam>(g, g, o, calls);
+      EXPECT_GT(st.paths.thread_groups, 0u);
+      if (entries < 0 || !(gpu || host_groups)) {
+        EXPECT_EQ(st.paths.thread_groups_spread, 0u);
+      } else if (entries == 1) {
+        EXPECT_EQ(st.paths.thread_groups_spread, st.paths.thread_groups);
+      } else {
+        EXPECT_GT(st.paths.thread_groups_spread, 0u);
+        EXPECT_LT(st.paths.thread_groups_spread, st.paths.thread_groups);
+      }
+    }
+  }
+  // The small path (groups of lanes on GPUs; a team per row on hosts).
+  using libra::ref::random;
+  const auto a = random(500, 500, 6, 1);
+  for (const int entries : {3, -1}) {
+    auto o = small_path();
+    o.tuning.group_spread_entries = entries;
+    ASSERT_TRUE(takes_small_path(a, a, o));
+    const auto st = check_product<TypeParam>(a, a, o);
+    std::uint64_t long_rows = 0;
+    for (std::int64_t i = 0; i < a.rows; ++i) long_rows += a.ptr[i + 1] - a.ptr[i] >= 3;
+    EXPECT_EQ(st.paths.thread_groups_spread, entries > 0 && gpu ? long_rows : 0u);
+  }
+}
+
 // One-shot products whose team-bin tables cannot hold values: the fill pass
 // makes the values of the group bins and the spill, the numeric pass those of
 // the team bins (a small scratch leaves no team bin room for values).

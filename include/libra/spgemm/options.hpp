@@ -86,6 +86,12 @@ struct SpgemmOptions {
     // fill_bitmap_slots slots per bitmap word (0: the measured default;
     // negative: never; 1: every team row whose bitmap fits).
     int fill_bitmap_slots = 0;
+    // Thread groups (GPU-style kernels' short rows) spread a row of A with at
+    // least group_spread_entries nonzeros over their lanes, each lane walking
+    // the rows of B its nonzeros select, instead of stepping through the
+    // nonzeros with the lanes across each row of B (0: the measured default;
+    // negative: never; 1: every row).
+    int group_spread_entries = 0;
     // Dense panels (impl/dense_panels.hpp): panels of dense_panel_rows
     // consecutive rows of A (0: 256) with at least dense_panel_products products
     // that fill at least dense_panel_density of their box (rows x the range of
@@ -110,7 +116,10 @@ struct SpgemmPathCounts {
   std::uint64_t sort_in_scratch = 0;  // sorted and deduplicated in team scratch (outer)
   std::uint64_t hash_in_scratch = 0;  // hashed in team scratch, then sorted (panel)
   std::uint64_t thread_groups = 0;    // of those, rows owned by a thread group (panel)
-  std::uint64_t bitmap = 0;           // marked in a per-team bitmap over C's columns
+  // Of those and of the small path's rows, the rows whose group spread A's
+  // nonzeros over its lanes (Tuning::group_spread_entries).
+  std::uint64_t thread_groups_spread = 0;
+  std::uint64_t bitmap = 0;  // marked in a per-team bitmap over C's columns
   std::uint64_t bitmap_in_scratch =
       0;                         // of those, with the bitmap in team scratch (panel)
   std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)

@@ -65,7 +65,8 @@ struct HashRowsInScratch {
   Kokkos::View<S*, mem> c_val;  // Values
   // Count, unbinned rows (panel_small.hpp): a row whose products exceed the
   // table is left out (its count stays 0), and the rows' products, largest count
-  // and rows left out are added into tally = {products, max count, left out},
+  // and rows left out are added into tally = {products, max count, left out,
+  // (the caller's), rows whose group spread A's nonzeros over its lanes},
   // one atomic each per team. Once a row was left out the product goes another
   // way: teams that start later see it and return at once.
   Kokkos::View<atomic_u64*, mem> tally;
@@ -74,18 +75,19 @@ struct HashRowsInScratch {
     const std::size_t n = static_cast<std::size_t>(table) * groups;
     return (Values ? vals_scratch::shmem_size(n) : 0) + keys_scratch::shmem_size(n) +
            (groups == 1 ? prefix_scratch_bytes<Exec>() : 0) +
-           (tallied ? tally_scratch::shmem_size(3 * static_cast<std::size_t>(groups) + 1)
+           (tallied ? tally_scratch::shmem_size(4 * static_cast<std::size_t>(groups) + 1)
                     : 0);
   }
 
   // The team's rows' tallies summed in scratch `t`, then one atomic each.
   KOKKOS_FUNCTION void add_tally(const Member& m, const tally_scratch& t, int g,
-                                 std::uint64_t p, std::uint64_t distinct,
-                                 bool left_out) const {
+                                 std::uint64_t p, std::uint64_t distinct, bool left_out,
+                                 bool spread) const {
     const auto write = [&] {
-      t(3 * g) = p;
-      t(3 * g + 1) = distinct;
-      t(3 * g + 2) = left_out ? 1 : 0;
+      t(4 * g) = p;
+      t(4 * g + 1) = distinct;
+      t(4 * g + 2) = left_out ? 1 : 0;
+      t(4 * g + 3) = spread ? 1 : 0;
     };
     if (groups == 1) {
       Kokkos::single(Kokkos::PerTeam(m), write);
@@ -94,15 +96,18 @@ struct HashRowsInScratch {
     }
     m.team_barrier();
     Kokkos::single(Kokkos::PerTeam(m), [&] {
-      std::uint64_t sum = 0, most = 0, out = 0;
+      std::uint64_t sum = 0, most = 0, out = 0, spread_rows = 0;
       for (int r = 0; r < groups; ++r) {
-        sum += t(3 * r);
-        most = t(3 * r + 1) > most ? t(3 * r + 1) : most;
-        out += t(3 * r + 2);
+        sum += t(4 * r);
+        most = t(4 * r + 1) > most ? t(4 * r + 1) : most;
+        out += t(4 * r + 2);
+        spread_rows += t(4 * r + 3);
       }
       if (sum) Kokkos::atomic_add(&tally(0), static_cast<atomic_u64>(sum));
       if (most) Kokkos::atomic_fetch_max(&tally(1), static_cast<atomic_u64>(most));
       if (out) Kokkos::atomic_add(&tally(2), static_cast<atomic_u64>(out));
+      if (spread_rows)
+        Kokkos::atomic_add(&tally(4), static_cast<atomic_u64>(spread_rows));
     });
   }
 
@@ -125,12 +130,12 @@ struct HashRowsInScratch {
     const bool tallied = !Fill && tally.extent(0) > 0;
     const tally_scratch t =
         tallied
-            ? tally_scratch(m.team_scratch(0), 3 * static_cast<std::size_t>(groups) + 1)
+            ? tally_scratch(m.team_scratch(0), 4 * static_cast<std::size_t>(groups) + 1)
             : tally_scratch();
     if (tallied) {
-      Kokkos::single(Kokkos::PerTeam(m), [&] { t(3 * groups) = tally(2); });
+      Kokkos::single(Kokkos::PerTeam(m), [&] { t(4 * groups) = tally(2); });
       m.team_barrier();
-      if (t(3 * groups) > 0) return;
+      if (t(4 * groups) > 0) return;
     }
     const bool active = slot < count;
     const std::int64_t i = !active ? 0
@@ -222,7 +227,8 @@ struct HashRowsInScratch {
       }
       if (tallied)
         add_tally(m, t, g, active ? row_products : 0,
-                  static_cast<std::uint64_t>(distinct), active && !fits);
+                  static_cast<std::uint64_t>(distinct), active && !fits,
+                  active && fits && !team_bin && products.spreads(i));
     } else {
       const auto sort = [&](const auto& payload) {
         if (team_bin) {

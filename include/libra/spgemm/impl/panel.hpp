@@ -94,7 +94,8 @@ void panel_symbolic_bins(
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const auto& shape = plan.shape;
-  const auto rp = row_products<Exec>(A, B);
+  auto rp = row_products<Exec>(A, B);
+  rp.spread_entries = plan.spread_entries;
   const bool values = Fill && c_val.extent(0) > 0;
   const int last = shape.group_bins + shape.team_bins;
   for (int b = 1; b <= last; ++b) {
@@ -102,7 +103,12 @@ void panel_symbolic_bins(
     if (rows == 0) continue;
     if (!Fill) {
       paths.hash_in_scratch += rows;
-      if (b <= shape.group_bins) paths.thread_groups += rows;
+      if (b <= shape.group_bins) {
+        paths.thread_groups += rows;
+        // (A bin of one row per team runs the team's loop, not the group's.)
+        if (shape.bin[b].in(PanelPhase::count).groups > 1)
+          paths.thread_groups_spread += bins.flagged[b];
+      }
     }
     if constexpr (Fill) {
       if (values && b <= shape.group_bins + shape.values_team_bins) {
@@ -446,7 +452,8 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   Kokkos::Timer timer;
-  const auto rp = row_products<Exec>(A, B);
+  auto rp = row_products<Exec>(A, B);
+  rp.spread_entries = plan.spread_entries;
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       // The pattern is known: the accumulator needs no column words.

@@ -51,6 +51,9 @@ struct PanelPlan {
   Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;
   bool sort_columns = true;
   int fill_bitmap_slots = 0;  // SpgemmOptions::Tuning::fill_bitmap_slots
+  // Thread groups spread rows of A with this many nonzeros over their lanes
+  // (RowProducts::spread_entries; 0: never).
+  std::int64_t spread_entries = 0;
   bool phase_timings = false;
   // A one-shot product (libra::spgemm) lets host dense accumulators compute the
   // values in the symbolic fill pass: one pass over the products fewer.
@@ -74,6 +77,14 @@ std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
          (columns * (sizeof(S) + sizeof(O)) +
           words * (sizeof(std::uint64_t) + sizeof(O)) +
           (words / 64 + 1) * sizeof(std::uint64_t));
+}
+
+// RowProducts::spread_entries from SpgemmOptions::Tuning::group_spread_entries
+// (0: the default, negative: never).
+inline std::int64_t group_spread_entries(int tuning) {
+  constexpr int default_entries = 8;
+  if (tuning < 0) return 0;
+  return tuning == 0 ? default_entries : tuning;
 }
 
 // The smallest hash table (slots) whose team rows the fill pass sends to the
@@ -134,6 +145,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   using Off = typename Csr::offset_type;
 
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
+  plan.spread_entries = group_spread_entries(options.tuning.group_spread_entries);
+  const std::int64_t spread = plan.spread_entries;
   plan.products = temps.template view<std::uint64_t>("libra::spgemm::panel::products", n);
   const auto products = plan.products;
   const auto a_rm = A.row_map;
@@ -172,7 +185,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
         exec, A.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
           const std::uint64_t p = products_of(static_cast<std::size_t>(i));
-          return BinKey{limits.symbolic_bin_of(p), p};
+          return BinKey{limits.symbolic_bin_of(p), p,
+                        spread > 0 && a_rm(i + 1) - a_rm(i) >= static_cast<Off>(spread)};
         },
         temps);
     for (const std::uint64_t w : plan.symbolic_bins.weight) total += w;
@@ -199,7 +213,9 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
       plan.symbolic_bins = bin_rows_unstable<panel_bins>(
           exec, A.num_rows,
           KOKKOS_LAMBDA(const std::int64_t i) {
-            return limits.symbolic_bin_of(products(static_cast<std::size_t>(i)));
+            return BinKey{
+                limits.symbolic_bin_of(products(static_cast<std::size_t>(i))), 0,
+                spread > 0 && a_rm(i + 1) - a_rm(i) >= static_cast<Off>(spread)};
           },
           temps);
     }

@@ -63,7 +63,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   const TempsFrame<mem> frame(temps);
-  const auto rp = row_products<Exec>(A, B);
+  auto rp = row_products<Exec>(A, B);
+  rp.spread_entries = group_spread_entries(options.tuning.group_spread_entries);
   const double per_entry =
       B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
   const int lanes = small_lanes<Exec>(per_entry);
@@ -93,8 +94,9 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   };
 
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
-  // tally = {products, longest row of C, rows left out, nnz(C)}: one read-back.
-  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 4);
+  // tally = {products, longest row of C, rows left out, nnz(C), rows spread}:
+  // one read-back.
+  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
   Kokkos::deep_copy(exec, tally, atomic_u64(0));
   launch("libra::spgemm::small::count",
          Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
@@ -121,6 +123,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   st.products = t(0);
   st.flops = 2 * t(0);
   st.paths.small += n;
+  st.paths.thread_groups_spread += t(4);
   plan.total_products = t(0);
   plan.c.row_map = row_map;
   plan.c.col = Kokkos::View<O*, mem>(

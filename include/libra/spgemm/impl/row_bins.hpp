@@ -23,8 +23,10 @@ struct RowBins {
   static constexpr int bins = Bins;
   Kokkos::View<std::uint32_t*, MemSpace> rows;
   std::array<std::size_t, Bins + 1> begin{};
-  // Per bin, the sum of its rows' weights (when bin_of gives them; see BinKey).
+  // Per bin, the sum of its rows' weights and the number of its flagged rows
+  // (when bin_of gives them; see BinKey).
   std::array<std::uint64_t, Bins> weight{};
+  std::array<std::uint64_t, Bins> flagged{};
   std::size_t size(int bin) const { return begin[bin + 1] - begin[bin]; }
 };
 
@@ -33,6 +35,7 @@ struct RowBins {
 struct BinKey {
   int bin = 0;
   std::uint64_t weight = 0;
+  bool flag = false;  // counted per bin (a path the row will take, say)
 };
 KOKKOS_INLINE_FUNCTION BinKey bin_key(const BinKey& k) {
   return k;
@@ -100,24 +103,26 @@ struct UnstableBinPass {
   static constexpr std::size_t tile = 512;
   BinOf bin_of;
   std::int64_t n = 0;
-  // Count pass: per bin its rows (0 .. Bins) and weights (Bins .. 2 Bins);
-  // place pass: per bin the next free position.
+  // Count pass: per bin its rows (0 .. Bins), weights (Bins .. 2 Bins) and
+  // flagged rows (2 Bins .. 3 Bins); place pass: per bin the next free position.
   Kokkos::View<atomic_u64*, mem> cursor;
   Kokkos::View<std::uint8_t*, mem> keys;   // each row's bin
   Kokkos::View<std::uint32_t*, mem> rows;  // place pass only
   bool place = false;
 
   static std::size_t scratch_bytes() {
-    return weights_scratch::shmem_size(Bins) + 2 * counts_scratch::shmem_size(Bins);
+    return weights_scratch::shmem_size(Bins) + 3 * counts_scratch::shmem_size(Bins);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& m) const {
     weights_scratch weights(m.team_scratch(0), Bins);
     counts_scratch local(m.team_scratch(0), Bins);
     counts_scratch base(m.team_scratch(0), Bins);
+    counts_scratch flags(m.team_scratch(0), Bins);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
       local(b) = 0;
       weights(b) = 0;
+      flags(b) = 0;
     });
     m.team_barrier();
     const std::int64_t begin = static_cast<std::int64_t>(m.league_rank()) * tile;
@@ -132,11 +137,14 @@ struct UnstableBinPass {
             Kokkos::atomic_add(&local(k.bin), 1u);
             if (k.weight)
               Kokkos::atomic_add(&weights(k.bin), static_cast<atomic_u64>(k.weight));
+            if (k.flag) Kokkos::atomic_add(&flags(k.bin), 1u);
           });
       m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, Bins), [&](const int b) {
         if (local(b)) Kokkos::atomic_add(&cursor(b), static_cast<atomic_u64>(local(b)));
         if (weights(b)) Kokkos::atomic_add(&cursor(Bins + b), weights(b));
+        if (flags(b))
+          Kokkos::atomic_add(&cursor(2 * Bins + b), static_cast<atomic_u64>(flags(b)));
       });
       return;
     }
@@ -173,7 +181,7 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   bins.rows = temps.template view<std::uint32_t>("libra::bins::rows", n);
   if (n == 0) return bins;
   const TempsFrame<mem> frame(temps);
-  auto cursor = temps.template view<atomic_u64>("libra::bins::cursor", 2 * Bins);
+  auto cursor = temps.template view<atomic_u64>("libra::bins::cursor", 3 * Bins);
   auto keys = temps.template view<std::uint8_t>("libra::bins::keys", n);
   Kokkos::deep_copy(exec, cursor, atomic_u64(0));
   const int league = static_cast<int>((n + Pass::tile - 1) / Pass::tile);
@@ -192,6 +200,7 @@ RowBins<typename Exec::memory_space, Bins> bin_rows_unstable(
   for (int b = 0; b < Bins; ++b) {
     bins.begin[b] = at;
     bins.weight[b] = counts(Bins + b);
+    bins.flagged[b] = counts(2 * Bins + b);
     starts(b) = at;
     at += static_cast<std::size_t>(counts(b));
   }

@@ -27,16 +27,38 @@ struct RowProducts {
   Kokkos::View<const Offset*, MemSpace> b_row_map;
   Kokkos::View<const Ordinal*, MemSpace> b_col;
   Kokkos::View<const Scalar*, MemSpace> b_val;
+  // for_group: rows of A with at least this many nonzeros spread them over the
+  // lanes (0: never; SpgemmOptions::Tuning::group_spread_entries).
+  std::int64_t spread_entries = 0;
 
   KOKKOS_INLINE_FUNCTION Scalar value(Offset p, Offset q) const {
     return a_val(p) * b_val(q);
   }
 
+  // Whether for_group spreads row i's nonzeros of A over the lanes.
+  KOKKOS_INLINE_FUNCTION bool spreads(std::int64_t i) const {
+    return spread_entries > 0 &&
+           static_cast<std::int64_t>(a_row_map(i + 1) - a_row_map(i)) >= spread_entries;
+  }
+
   // One thread group (a team thread and its vector lanes) owns the row: the
-  // nonzeros of A(i,:) in turn, the lanes across each row of B they select.
+  // nonzeros of A(i,:) in turn, the lanes across each row of B they select; or,
+  // for rows with many nonzeros (spreads(i)), the lanes across the nonzeros,
+  // each walking its row of B. Graphs pair long rows of A with short rows of B:
+  // there the first way leaves most lanes idle and steps through the row's
+  // nonzeros one dependent load chain at a time.
   template <class Member, class F>
   KOKKOS_INLINE_FUNCTION void for_group(const Member& m, std::int64_t i,
                                         const F& f) const {
+    if (spreads(i)) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, a_row_map(i), a_row_map(i + 1)),
+                           [&](const Offset p) {
+                             const Ordinal k = a_col(p);
+                             for (Offset q = b_row_map(k); q < b_row_map(k + 1); ++q)
+                               f(b_col(q), p, q);
+                           });
+      return;
+    }
     for (Offset p = a_row_map(i); p < a_row_map(i + 1); ++p) {
       const Ordinal k = a_col(p);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, b_row_map(k), b_row_map(k + 1)),
