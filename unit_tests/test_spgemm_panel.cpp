@@ -300,6 +300,8 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
           libra::LaunchTraits<Exec>::scratch_bytes() >= 40000) {
         EXPECT_GT(st.paths.bitmap_values_in_place, 0u);
         EXPECT_LT(st.paths.bitmap_values_in_place, st.paths.bitmap_fill);
+        // 9,000 columns of 8-byte sums do not fit: they sit at positions.
+        EXPECT_EQ(st.paths.bitmap_values_by_column, 0u);
       }
     }
   }
@@ -325,8 +327,12 @@ TYPED_TEST(SpgemmPanel, TeamRowsFillOffTheBitmap) {
         EXPECT_GT(st.paths.bitmap_fill_team, st.paths.bitmap);  // beside the spill
         EXPECT_GE(st.paths.bitmap_fill, st.paths.bitmap_fill_team);
         // Rows of C of ~500 entries: their values fit the scratch beside the
-        // bitmap of 47 words.
+        // bitmap of 47 words; so do sums for all 3,000 columns (by column).
         EXPECT_EQ(st.paths.bitmap_values_in_place, 0u);
+        if (calls == Calls::one_shot &&
+            libra::LaunchTraits<Exec>::scratch_bytes() >= 40000) {
+          EXPECT_EQ(st.paths.bitmap_values_by_column, st.paths.bitmap_fill);
+        }
       } else {
         // (One-shot rows too long for a team's table with values still spill.)
         EXPECT_EQ(st.paths.bitmap_fill_team, 0u);

@@ -143,6 +143,10 @@ struct SpgemmPathCounts {
   // (rows of C longer than the scratch beside the bitmap holds, or the bitmap
   // in global memory); the others summed theirs in scratch.
   std::uint64_t bitmap_values_in_place = 0;
+  // Of the bitmap's one-shot rows, those summed in scratch at their columns (C
+  // narrow enough for a value per column beside the bitmap): one sweep of the
+  // products fewer than summing at positions in C's row.
+  std::uint64_t bitmap_values_by_column = 0;
   // Rows of A of one-shot products that took the small path, and rows that did
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;

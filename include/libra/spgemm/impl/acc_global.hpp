@@ -59,6 +59,11 @@ struct BitmapRows {
   // Values, bitmap in scratch: entries of a row of C whose sums scratch also
   // holds (rows up to this long add in scratch, longer ones in C, in place).
   int value_slots = 0;
+  // Values, bitmap in scratch, value_slots >= 64 x scratch_words: the sums sit
+  // at their columns, added in the sweep that sets the bits, and the scan that
+  // writes the columns takes (and clears) them: one sweep of the products
+  // instead of two.
+  bool by_column = false;
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
@@ -96,6 +101,10 @@ struct BitmapRows {
                                     : vals_scratch();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, scratch_words),
                            [&](const int w) { bits(w) = 0; });
+      if (Values && by_column) {  // zero once: each row's scan clears its columns
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, value_slots),
+                             [&](const int t) { sums(t) = S(0); });
+      }
       m.team_barrier();
       rows_with(m, prefix, bits, starts, static_cast<std::int64_t>(scratch_words), sums);
     } else {
@@ -117,13 +126,22 @@ struct BitmapRows {
                                  const Bits& bits, const Starts1& starts,
                                  const std::int64_t words,
                                  const vals_scratch& sums = vals_scratch()) const {
+    // (Only the scratch bitmap has sums; it sets by_column when they hold C's
+    // columns.)
+    const bool column_sums = Values && by_column && sums.extent(0) > 0;
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows(first + r);
-      products.for_team(m, i, prefix, [&](const O j, Off, Off) {
+      products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
         const std::uint64_t bit = std::uint64_t(1)
                                   << (static_cast<std::uint64_t>(j) & 63);
         std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
         if (!(word & bit)) atomic_set_bits(&word, bit);
+        if constexpr (Values) {
+          if (column_sums) Kokkos::atomic_add(&sums(j), products.value(p, q));
+        } else {
+          (void)p;
+          (void)q;
+        }
       });
       m.team_barrier();
       if constexpr (!Fill) {
@@ -138,7 +156,8 @@ struct BitmapRows {
         // Values summed in scratch (shared-memory atomics, then one coalesced
         // write) when the row fits; else added in C, in place, whose global
         // atomics cost several times as much on rows with many duplicates.
-        const bool staged = Values && len <= static_cast<std::int64_t>(sums.extent(0));
+        const bool staged =
+            Values && !column_sums && len <= static_cast<std::int64_t>(sums.extent(0));
         if (staged) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, len),
                                [&](const std::int64_t t) { sums(t) = S(0); });
@@ -153,17 +172,23 @@ struct BitmapRows {
                                   Off at = base + pos;
                                   while (x) {
                                     const std::uint64_t low = x & (~x + 1);
-                                    if constexpr (Values) {
-                                      if (!staged) c_val(at) = S(0);
-                                    }
-                                    c_col(at++) =
+                                    const auto j =
                                         static_cast<O>(w * 64 + popcount64(low - 1));
+                                    if constexpr (Values) {
+                                      if (column_sums) {
+                                        c_val(at) = sums(j);
+                                        sums(j) = S(0);
+                                      } else if (!staged) {
+                                        c_val(at) = S(0);
+                                      }
+                                    }
+                                    c_col(at++) = j;
                                     x ^= low;
                                   }
                                 }
                                 pos += popcount64(bits(w));
                               });
-        if constexpr (Values) {
+        if (Values && !column_sums) {
           m.team_barrier();
           products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
             const auto w = static_cast<std::uint64_t>(j) >> 6;

@@ -137,6 +137,7 @@ void panel_symbolic_bins(
   if (values) {
     paths.bitmap_values_in_place +=
         bins.weight[shape.global_bin()] + bins.weight[shape.bitmap_fill_bin()];
+    if (shape.bitmap_by_column) paths.bitmap_values_by_column += big;
   }
   const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
   const std::size_t first = bins.begin[shape.global_bin()];
@@ -152,7 +153,10 @@ void panel_symbolic_bins(
       F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
           plan.c.col, scratch_words, c_val, {}};
       // The scratch left beside the bitmap sums the values of rows that fit.
-      if (values) f.value_slots = shape.bitmap_value_slots;
+      if (values) {
+        f.value_slots = shape.bitmap_value_slots;
+        f.by_column = shape.bitmap_by_column;
+      }
       const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
       const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words, f.value_slots));
       int threads = shape.global_threads;
@@ -406,6 +410,11 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                   static_cast<std::size_t>(plan.shape.scratch) +
                       prefix_scratch_bytes<Exec>())
             : 0;
+    // When they hold all of C's columns, the sums sit at their columns.
+    plan.shape.bitmap_by_column =
+        plan.shape.bitmap_value_slots > 0 &&
+        static_cast<std::int64_t>(plan.shape.bitmap_value_slots) >=
+            (static_cast<std::int64_t>(plan.num_cols) + 63) / 64 * 64;
     const auto fill_shape = plan.shape;
     const auto c_map = plan.c.row_map;
     // Weights: the bitmap's rows whose values go to C in place (paths).
@@ -416,7 +425,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           const int b = one_shot ? fill_shape.fill_values_bin_of(products(i), len)
                                  : fill_shape.fill_bin_of(products(i), len);
           const bool in_place =
-              one_shot && b >= fill_shape.global_bin() &&
+              one_shot && b >= fill_shape.global_bin() && !fill_shape.bitmap_by_column &&
               len > static_cast<std::uint64_t>(fill_shape.bitmap_value_slots);
           return BinKey{b, in_place ? 1u : 0u};
         },

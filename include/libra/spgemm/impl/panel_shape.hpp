@@ -65,6 +65,9 @@ struct PanelShape {
   // Set by the caller for one-shot fills: the bitmap kernel sums the values of
   // rows of C up to this long in scratch (longer ones add in C, in place).
   int bitmap_value_slots = 0;
+  // ... and when those slots cover all of C's columns, keeps the sums at their
+  // columns (one sweep of the products; BitmapRows::by_column).
+  bool bitmap_by_column = false;
 
   KOKKOS_INLINE_FUNCTION int global_bin() const { return group_bins + team_bins + 1; }
   // The fill pass's bin of those team rows: after the global bin, whose
