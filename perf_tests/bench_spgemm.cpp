@@ -29,6 +29,7 @@
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -206,6 +207,20 @@ class Runner {
   virtual std::optional<std::size_t> own_peak_bytes() const { return std::nullopt; }
 };
 
+// An integer tuning knob from the environment, if set; a value that is not an
+// integer stops the run with an ArgumentError naming the variable.
+std::optional<int> env_int(const char* name) {
+  const char* e = std::getenv(name);
+  if (!e) return std::nullopt;
+  const std::string text(e);
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw ArgumentError(std::string(name) + "='" + text + "' is not an integer");
+  }
+  return value;
+}
+
 class LibraRunner : public Runner {
  public:
   LibraRunner(const Problem& p, SpgemmAlgorithm algorithm, bool sorted,
@@ -213,12 +228,12 @@ class LibraRunner : public Runner {
       : a_(widen(p.A)), b_(widen(p.B)) {
     options_.algorithm = algorithm;
     options_.sort_columns = sorted;
-    // Tuning::fill_bitmap_slots for every Libra case, to measure its default.
-    if (const char* e = std::getenv("LIBRA_BENCH_FILL_BITMAP_SLOTS")) {
-      options_.tuning.fill_bitmap_slots = std::atoi(e);
+    // Tuning knobs for every Libra case, to measure their defaults.
+    if (const auto v = env_int("LIBRA_BENCH_FILL_BITMAP_SLOTS")) {
+      options_.tuning.fill_bitmap_slots = *v;
     }
-    if (const char* e = std::getenv("LIBRA_BENCH_GROUP_SPREAD_ENTRIES")) {
-      options_.tuning.group_spread_entries = std::atoi(e);
+    if (const auto v = env_int("LIBRA_BENCH_GROUP_SPREAD_ENTRIES")) {
+      options_.tuning.group_spread_entries = *v;
     }
     if (dense_panel_density > 0) {
       options_.tuning.dense_panel_density = dense_panel_density;

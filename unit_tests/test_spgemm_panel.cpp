@@ -325,7 +325,6 @@ TYPED_TEST(SpgemmPanel, TeamRowsFillOffTheBitmap) {
       EXPECT_GT(st.paths.hash_in_scratch, st.paths.thread_groups);  // team rows
       if (slots > 0) {
         EXPECT_GT(st.paths.bitmap_fill_team, st.paths.bitmap);  // beside the spill
-        EXPECT_GE(st.paths.bitmap_fill, st.paths.bitmap_fill_team);
         // Rows of C of ~500 entries: their values fit the scratch beside the
         // bitmap of 47 words; so do sums for all 3,000 columns (by column).
         EXPECT_EQ(st.paths.bitmap_values_in_place, 0u);

@@ -111,6 +111,12 @@ struct HashRowsInScratch {
     });
   }
 
+  // The row of C at the team's slot s (binned or in order).
+  KOKKOS_INLINE_FUNCTION std::int64_t row_at(std::size_t s) const {
+    return rows.extent(0) > 0 ? static_cast<std::int64_t>(rows(first + s))
+                              : static_cast<std::int64_t>(first + s);
+  }
+
   KOKKOS_FUNCTION void operator()(const Member& m) const {
     const bool team_bin = groups == 1;
     const int g = team_bin ? 0 : m.team_rank();
@@ -138,10 +144,7 @@ struct HashRowsInScratch {
       if (t(4 * groups) > 0) return;
     }
     const bool active = slot < count;
-    const std::int64_t i = !active ? 0
-                           : rows.extent(0) > 0
-                               ? static_cast<std::int64_t>(rows(first + slot))
-                               : static_cast<std::int64_t>(first + slot);
+    const std::int64_t i = active ? row_at(slot) : 0;
     const O none = empty;  // a local: device code cannot take the member's address
     // Unbinned rows (tallied counts): the row's products come first; only rows
     // whose products fit the table are counted (products bound the distinct
@@ -179,9 +182,7 @@ struct HashRowsInScratch {
           [&](const int r, int& longest) {
             const std::size_t s = static_cast<std::size_t>(m.league_rank()) * groups + r;
             if (s >= count) return;
-            const std::int64_t row = rows.extent(0) > 0
-                                         ? static_cast<std::int64_t>(rows(first + s))
-                                         : static_cast<std::int64_t>(first + s);
+            const std::int64_t row = row_at(s);
             const int len = static_cast<int>(c_row_map(row + 1) - c_row_map(row));
             if (len > longest) longest = len;
           },

@@ -94,8 +94,7 @@ void panel_symbolic_bins(
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const auto& shape = plan.shape;
-  auto rp = row_products<Exec>(A, B);
-  rp.spread_entries = plan.spread_entries;
+  const auto rp = row_products<Exec>(A, B, plan.spread_entries);
   const bool values = Fill && c_val.extent(0) > 0;
   const int last = shape.group_bins + shape.team_bins;
   for (int b = 1; b <= last; ++b) {
@@ -400,21 +399,19 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const bool bitmap_fits =
         one_shot ? plan.shape.values_spill
                  : bitmap_in_scratch<BitmapRows<Exec, S, O, Off, true>>(plan);
+    const std::int64_t words = (static_cast<std::int64_t>(plan.num_cols) + 63) / 64;
     plan.shape.bitmap_fill_table =
-        bitmap_fits ? bitmap_fill_table(plan.fill_bitmap_slots, plan.num_cols) : 0;
+        bitmap_fits ? bitmap_fill_table(plan.fill_bitmap_slots, words) : 0;
     // The bitmap's rows of C up to this long sum their values in scratch.
     plan.shape.bitmap_value_slots =
         one_shot && plan.shape.values_spill
             ? BitmapRows<Exec, S, O, Off, true, true>::value_slots_within(
-                  static_cast<int>((plan.num_cols + 63) / 64),
-                  static_cast<std::size_t>(plan.shape.scratch) +
-                      prefix_scratch_bytes<Exec>())
+                  static_cast<int>(words), static_cast<std::size_t>(plan.shape.scratch) +
+                                               prefix_scratch_bytes<Exec>())
             : 0;
     // When they hold all of C's columns, the sums sit at their columns.
     plan.shape.bitmap_by_column =
-        plan.shape.bitmap_value_slots > 0 &&
-        static_cast<std::int64_t>(plan.shape.bitmap_value_slots) >=
-            (static_cast<std::int64_t>(plan.num_cols) + 63) / 64 * 64;
+        plan.shape.bitmap_value_slots > 0 && plan.shape.bitmap_value_slots >= words * 64;
     const auto fill_shape = plan.shape;
     const auto c_map = plan.c.row_map;
     // Weights: the bitmap's rows whose values go to C in place (paths).
@@ -461,8 +458,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   Kokkos::Timer timer;
-  auto rp = row_products<Exec>(A, B);
-  rp.spread_entries = plan.spread_entries;
+  const auto rp = row_products<Exec>(A, B, plan.spread_entries);
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) {
       // The pattern is known: the accumulator needs no column words.

@@ -88,13 +88,13 @@ inline std::int64_t group_spread_entries(int tuning) {
 }
 
 // The smallest hash table (slots) whose team rows the fill pass sends to the
-// bitmap over C's `columns` instead: `slots_per_word` slots per bitmap word
-// (SpgemmOptions::Tuning::fill_bitmap_slots; 0: the default, negative: none).
-inline int bitmap_fill_table(int slots_per_word, std::int64_t columns) {
+// bitmap of `words` words over C's columns instead: `slots_per_word` slots per
+// bitmap word (SpgemmOptions::Tuning::fill_bitmap_slots; 0: the default,
+// negative: none).
+inline int bitmap_fill_table(int slots_per_word, std::int64_t words) {
   constexpr int default_slots_per_word = 2;
   if (slots_per_word < 0) return 0;
   if (slots_per_word == 0) slots_per_word = default_slots_per_word;
-  const std::int64_t words = (columns + 63) / 64;
   const std::int64_t table = std::max<std::int64_t>(1, words * slots_per_word);
   return table > (std::int64_t(1) << 30) ? 0 : static_cast<int>(table);
 }
@@ -146,7 +146,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
 
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   plan.spread_entries = group_spread_entries(options.tuning.group_spread_entries);
-  const std::int64_t spread = plan.spread_entries;
+  // The bins count the rows whose thread groups will spread (paths).
+  const auto rp = row_products<Exec>(A, B, plan.spread_entries);
   plan.products = temps.template view<std::uint64_t>("libra::spgemm::panel::products", n);
   const auto products = plan.products;
   const auto a_rm = A.row_map;
@@ -185,8 +186,7 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
         exec, A.num_rows,
         KOKKOS_LAMBDA(const std::int64_t i) {
           const std::uint64_t p = products_of(static_cast<std::size_t>(i));
-          return BinKey{limits.symbolic_bin_of(p), p,
-                        spread > 0 && a_rm(i + 1) - a_rm(i) >= static_cast<Off>(spread)};
+          return BinKey{limits.symbolic_bin_of(p), p, rp.spreads(i)};
         },
         temps);
     for (const std::uint64_t w : plan.symbolic_bins.weight) total += w;
@@ -213,9 +213,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
       plan.symbolic_bins = bin_rows_unstable<panel_bins>(
           exec, A.num_rows,
           KOKKOS_LAMBDA(const std::int64_t i) {
-            return BinKey{
-                limits.symbolic_bin_of(products(static_cast<std::size_t>(i))), 0,
-                spread > 0 && a_rm(i + 1) - a_rm(i) >= static_cast<Off>(spread)};
+            return BinKey{limits.symbolic_bin_of(products(static_cast<std::size_t>(i))),
+                          0, rp.spreads(i)};
           },
           temps);
     }

@@ -63,8 +63,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   const TempsFrame<mem> frame(temps);
-  auto rp = row_products<Exec>(A, B);
-  rp.spread_entries = group_spread_entries(options.tuning.group_spread_entries);
+  const auto rp =
+      row_products<Exec>(A, B, group_spread_entries(options.tuning.group_spread_entries));
   const double per_entry =
       B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
   const int lanes = small_lanes<Exec>(per_entry);

@@ -124,12 +124,13 @@ struct RowProducts {
   }
 };
 
-// A(i,:) * B's products for Csr operands on Exec's memory.
+// A(i,:) * B's products for Csr operands on Exec's memory (`spread_entries`:
+// RowProducts::spread_entries).
 template <class Exec, class Csr>
 RowProducts<typename Csr::scalar_type, typename Csr::ordinal_type,
             typename Csr::offset_type, typename Exec::memory_space>
-row_products(const Csr& A, const Csr& B) {
-  return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values};
+row_products(const Csr& A, const Csr& B, std::int64_t spread_entries = 0) {
+  return {A.row_map, A.col_idx, A.values, B.row_map, B.col_idx, B.values, spread_entries};
 }
 
 }  // namespace libra::impl
