@@ -6,7 +6,6 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
-#include "libra/algorithms/scan.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/format/coo.hpp"
 #include "libra/format/csc.hpp"
@@ -15,7 +14,9 @@
 #include "libra/format/ell.hpp"
 #include "libra/format/impl/compressed.hpp"
 #include "libra/format/impl/coo_sort.hpp"
+#include "libra/format/impl/dense_rows.hpp"
 #include "libra/format/impl/ell.hpp"
+#include "libra/format/impl/row_builder.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra {
@@ -184,40 +185,10 @@ to_csr(const Exec& exec, const Kokkos::View<S**, P...>& dense) {
   using View = Kokkos::View<S**, P...>;
   using D = typename View::device_type;
   impl::check_space<Exec, D>();
-  using Out = Csr<std::remove_const_t<S>, Ordinal, Offset, D>;
   const Ordinal rows = checked_cast<Ordinal>(dense.extent(0), "number of rows");
   const Ordinal cols = checked_cast<Ordinal>(dense.extent(1), "number of columns");
-  Kokkos::View<Offset*, D> counts("libra::csr::row_counts",
-                                  static_cast<std::size_t>(rows));
-  Kokkos::parallel_for(
-      "libra::csr::count_dense", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const Ordinal i) {
-        Offset c = 0;
-        for (Ordinal j = 0; j < cols; ++j) c += dense(i, j) != S(0);
-        counts(i) = c;
-      });
-  typename Out::row_map_non_const_type row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
-      static_cast<std::size_t>(rows) + 1);
-  const std::size_t nnz =
-      impl::exclusive_scan(exec, "libra::csr::scan_dense", counts, row_map, "nnz");
-  typename Out::index_type col_idx(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-  typename Out::values_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-  Kokkos::parallel_for(
-      "libra::csr::fill_dense", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const Ordinal i) {
-        Offset p = row_map(i);
-        for (Ordinal j = 0; j < cols; ++j) {
-          if (dense(i, j) != S(0)) {
-            col_idx(p) = j;
-            values(p) = dense(i, j);
-            ++p;
-          }
-        }
-      });
-  return Out(rows, cols, row_map, col_idx, values);
+  return impl::build_csr<std::remove_const_t<S>, Ordinal, Offset, D>(
+      exec, rows, cols, impl::DenseNonzeros<View>{dense}, "nnz");
 }
 
 // ---- conveniences on the matrix's own execution space -----------------------------

@@ -39,13 +39,9 @@ Csr<Scalar, Ordinal, Offset, Kokkos::Device<Exec, typename Exec::memory_space>> 
   }
   const Ordinal rows = checked_cast<Ordinal>(n_rows, "banded: number of rows");
   const Ordinal cols = checked_cast<Ordinal>(n_cols, "banded: number of columns");
-  typename Out::row_map_non_const_type row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
-      static_cast<std::size_t>(n_rows) + 1);
-  typename Out::index_type col_idx;
-  typename Out::values_type values;
-  impl::band_csr(exec, n_rows, n_cols, kl, ku, seed, row_map, col_idx, values);
-  return Out(rows, cols, row_map, col_idx, values);
+  const auto a =
+      impl::band_csr<Scalar, Ordinal, Offset>(exec, n_rows, n_cols, kl, ku, seed);
+  return Out(rows, cols, a.row_map, a.col, a.val);
 }
 
 }  // namespace libra

@@ -59,14 +59,9 @@ Csr<Scalar, Ordinal, Offset, Kokkos::Device<Exec, typename Exec::memory_space>> 
   for (std::size_t k = 0; k < offsets.size(); ++k) host_diag(k) = offsets[k];
   Kokkos::deep_copy(exec, diag, host_diag);
 
-  typename Out::row_map_non_const_type row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
-      static_cast<std::size_t>(rows) + 1);
-  typename Out::index_type col_idx;
-  typename Out::values_type values;
-  impl::diagonal_csr(exec, rows, cols, diag, impl::rng::bernoulli_threshold(density),
-                     seed, row_map, col_idx, values);
-  return Out(m, n, row_map, col_idx, values);
+  const auto a = impl::diagonal_csr<Scalar, Ordinal, Offset>(
+      exec, rows, cols, diag, impl::rng::bernoulli_threshold(density), seed);
+  return Out(m, n, a.row_map, a.col, a.val);
 }
 
 }  // namespace libra

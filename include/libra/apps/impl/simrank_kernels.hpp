@@ -4,8 +4,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "libra/algorithms/scan.hpp"
 #include "libra/format/csr.hpp"
+#include "libra/format/impl/row_builder.hpp"
 
 namespace libra::impl {
 
@@ -92,87 +92,56 @@ void normalize_columns(const Exec& exec, const Csr<S, O, Off, D>& W,
   WnT = M(Wt.num_rows, Wt.num_cols, Wt.row_map, Wt.col_idx, wnt);
 }
 
-// alpha * P + beta * I, dropping entries with |value| < cut. P is square
-// with sorted columns; a row without a diagonal entry gets one inserted in
-// column order (before pruning, so a beta below the cut is dropped too).
+// Row i of alpha * P + beta * I, entries with |value| < cut dropped. P has
+// sorted columns; a row without a diagonal entry gets one inserted in column
+// order (before pruning, so a beta below the cut is dropped too).
+template <class M>
+struct ScaledIdentityRows {
+  using S = typename M::scalar_type;
+  using O = typename M::ordinal_type;
+  typename M::row_map_type row_map;
+  typename M::index_type col_idx;
+  typename M::values_type values;
+  S alpha, beta, cut;
+
+  template <class Emit>
+  KOKKOS_INLINE_FUNCTION void keep_or_drop(Emit& emit, O j, S v) const {
+    if (survives(v, cut))
+      emit(j, v);
+    else
+      emit.drop();
+  }
+  template <class Emit>
+  KOKKOS_INLINE_FUNCTION void operator()(O i, Emit& emit) const {
+    bool diagonal_done = false;
+    for (auto p = row_map(i); p < row_map(i + 1); ++p) {
+      const O j = col_idx(p);
+      if (!diagonal_done && j > i) {
+        keep_or_drop(emit, i, beta);
+        diagonal_done = true;
+      }
+      S v = alpha * values(p);
+      if (j == i) {
+        v += beta;
+        diagonal_done = true;
+      }
+      keep_or_drop(emit, j, v);
+    }
+    if (!diagonal_done) keep_or_drop(emit, i, beta);
+  }
+};
+
+// alpha * P + beta * I, pruned as ScaledIdentityRows says, P square.
 // `dropped` receives the number of entries pruned.
 template <class Exec, class S, class O, class Off, class D>
 Csr<S, O, Off, D> scale_add_identity_prune(const Exec& exec, const Csr<S, O, Off, D>& P,
                                            S alpha, S beta, S cut,
                                            std::uint64_t& dropped) {
   using M = Csr<S, O, Off, D>;
-  const O n = P.num_rows;
-  const auto in_row_map = P.row_map;
-  const auto in_col = P.col_idx;
-  const auto in_val = P.values;
-  Kokkos::View<Off*, typename M::device_type> counts(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::simrank::row_counts"),
-      static_cast<std::size_t>(n));
-  dropped = 0;
-  Kokkos::parallel_reduce(
-      "libra::simrank::count_kept", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const O i, std::uint64_t& pruned) {
-        Off kept = 0;
-        bool has_diagonal = false;
-        for (Off p = in_row_map(i); p < in_row_map(i + 1); ++p) {
-          S v = alpha * in_val(p);
-          if (in_col(p) == i) {
-            v += beta;
-            has_diagonal = true;
-          }
-          if (survives(v, cut))
-            ++kept;
-          else
-            ++pruned;
-        }
-        if (!has_diagonal) {
-          if (survives(beta, cut))
-            ++kept;
-          else
-            ++pruned;
-        }
-        counts(i) = kept;
-      },
-      dropped);
-  typename M::row_map_non_const_type row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::simrank::S::row_map"),
-      static_cast<std::size_t>(n) + 1);
-  const std::uint64_t nnz =
-      exclusive_scan(exec, "libra::simrank::scan_kept", counts, row_map, "nnz(S)");
-  typename M::index_type col_idx(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::simrank::S::col_idx"), nnz);
-  typename M::values_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::simrank::S::values"), nnz);
-  Kokkos::parallel_for(
-      "libra::simrank::fill_kept", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const O i) {
-        Off q = row_map(i);
-        bool diagonal_done = false;
-        for (Off p = in_row_map(i); p < in_row_map(i + 1); ++p) {
-          const O j = in_col(p);
-          if (!diagonal_done && j > i) {
-            if (survives(beta, cut)) {
-              col_idx(q) = i;
-              values(q++) = beta;
-            }
-            diagonal_done = true;
-          }
-          S v = alpha * in_val(p);
-          if (j == i) {
-            v += beta;
-            diagonal_done = true;
-          }
-          if (survives(v, cut)) {
-            col_idx(q) = j;
-            values(q++) = v;
-          }
-        }
-        if (!diagonal_done && survives(beta, cut)) {
-          col_idx(q) = i;
-          values(q) = beta;
-        }
-      });
-  return M(n, n, row_map, col_idx, values);
+  const ScaledIdentityRows<M> rows{P.row_map, P.col_idx, P.values, alpha, beta, cut};
+  const auto a = build_csr_arrays<S, O, Off>(exec, P.num_rows, rows, "nnz(S)");
+  dropped = a.dropped;
+  return M(P.num_rows, P.num_rows, a.row_map, a.col, a.val);
 }
 
 }  // namespace libra::impl

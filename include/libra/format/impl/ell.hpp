@@ -3,14 +3,42 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
-#include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
 #include "libra/core/error.hpp"
 #include "libra/format/coo.hpp"
 #include "libra/format/csr.hpp"
 #include "libra/format/ell.hpp"
+#include "libra/format/impl/row_builder.hpp"
 
 namespace libra::impl {
+
+// Row i's entries beyond the first `width`: the COO tail of a hybrid ELL.
+template <class RowMap, class Cols, class Vals>
+struct CsrRowTail {
+  RowMap row_map;
+  Cols col_idx;
+  Vals values;
+  typename RowMap::non_const_value_type width;
+  template <class O, class Emit>
+  KOKKOS_INLINE_FUNCTION void operator()(O i, Emit& emit) const {
+    const auto begin = row_map(i), end = row_map(i + 1);
+    if (end - begin <= width) return;  // begin + width could overflow Off
+    for (auto p = begin + width; p < end; ++p) emit(col_idx(p), values(p));
+  }
+};
+
+// Row i's used ELL slots (column -1 marks an unused one).
+template <class Cols, class Vals>
+struct EllSlots {
+  Cols cols;
+  Vals vals;
+  typename Cols::non_const_value_type width;
+  template <class O, class Emit>
+  KOKKOS_INLINE_FUNCTION void operator()(O i, Emit& emit) const {
+    for (O k = 0; k < width; ++k)
+      if (cols(i, k) >= 0) emit(cols(i, k), vals(i, k));
+  }
+};
 
 template <class Exec, class S, class O, class Off, class D>
 Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
@@ -57,8 +85,6 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
   typename Out::values_type ell_vals(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::values"),
       static_cast<std::size_t>(rows), static_cast<std::size_t>(width));
-  Kokkos::View<Off*, D> tail_counts("libra::ell::tail_counts",
-                                    static_cast<std::size_t>(rows));
   Kokkos::parallel_for(
       "libra::ell::fill", Kokkos::RangePolicy<Exec>(exec, 0, rows),
       KOKKOS_LAMBDA(const O i) {
@@ -69,36 +95,14 @@ Ell<S, O, Off, D> csr_to_ell(const Exec& exec, const Csr<S, O, Off, D>& A,
           ell_cols(i, k) = used ? col_idx(begin + k) : O(-1);
           ell_vals(i, k) = used ? values(begin + k) : S(0);
         }
-        tail_counts(i) =
-            len > static_cast<Off>(width) ? len - static_cast<Off>(width) : 0;
       });
-  Kokkos::View<Off*, D> tail_offsets(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_offsets"),
-      static_cast<std::size_t>(rows) + 1);
-  const std::size_t tail_nnz = exclusive_scan(exec, "libra::ell::scan_tail", tail_counts,
-                                              tail_offsets, "ELL tail entries");
-  typename Tail::index_type tail_rows(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_rows"), tail_nnz);
-  typename Tail::index_type tail_cols(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_cols"), tail_nnz);
-  typename Tail::values_type tail_vals(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::tail_values"),
-      tail_nnz);
-  if (tail_nnz > 0) {
-    Kokkos::parallel_for(
-        "libra::ell::fill_tail", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-        KOKKOS_LAMBDA(const O i) {
-          const Off src = row_map(i) + static_cast<Off>(width);
-          const Off dst = tail_offsets(i);
-          for (Off t = 0; t < tail_counts(i); ++t) {
-            tail_rows(dst + t) = i;
-            tail_cols(dst + t) = col_idx(src + t);
-            tail_vals(dst + t) = values(src + t);
-          }
-        });
-  }
+  const auto tail = build_coo_arrays<S, O, Off>(
+      exec, rows,
+      CsrRowTail<decltype(row_map), decltype(col_idx), decltype(values)>{
+          row_map, col_idx, values, static_cast<Off>(width)},
+      0, "ELL tail entries");
   return Out(rows, A.num_cols, width, ell_cols, ell_vals,
-             Tail(rows, A.num_cols, tail_rows, tail_cols, tail_vals));
+             Tail(rows, A.num_cols, tail.row, tail.col, tail.val));
 }
 
 // All stored entries of an ELL matrix (slots with column -1 skipped) plus its tail,
@@ -110,49 +114,19 @@ Coo<S, O, Off, D> ell_to_coo(const Exec& exec, const Ell<S, O, Off, D>& A) {
   const O width = A.width;
   const auto ell_cols = A.col_idx;
   const auto ell_vals = A.values;
-  Kokkos::View<Off*, D> counts("libra::ell::row_counts", static_cast<std::size_t>(rows));
-  Kokkos::parallel_for(
-      "libra::ell::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const O i) {
-        Off c = 0;
-        for (O k = 0; k < width; ++k) c += ell_cols(i, k) >= 0;
-        counts(i) = c;
-      });
-  Kokkos::View<Off*, D> offsets(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::ell::offsets"),
-      static_cast<std::size_t>(rows) + 1);
-  const std::size_t ell_nnz =
-      exclusive_scan(exec, "libra::ell::scan", counts, offsets, "ELL entries");
   const std::size_t tail_nnz = A.tail.row_idx.extent(0);
-  const std::size_t total = ell_nnz + tail_nnz;
-  checked_cast<Off>(total, "ELL entries");
-  typename Out::index_type rows_out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::rows"), total);
-  typename Out::index_type cols_out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::cols"), total);
-  typename Out::values_type vals_out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::values"), total);
-  Kokkos::parallel_for(
-      "libra::ell::to_coo", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const O i) {
-        Off p = offsets(i);
-        for (O k = 0; k < width; ++k) {
-          if (ell_cols(i, k) < 0) continue;
-          rows_out(p) = i;
-          cols_out(p) = ell_cols(i, k);
-          vals_out(p) = ell_vals(i, k);
-          ++p;
-        }
-      });
+  const auto coo = build_coo_arrays<S, O, Off>(
+      exec, rows,
+      EllSlots<decltype(ell_cols), decltype(ell_vals)>{ell_cols, ell_vals, width},
+      tail_nnz, "ELL entries");
   if (tail_nnz > 0) {
-    const auto r = Kokkos::subview(rows_out, Kokkos::make_pair(ell_nnz, total));
-    const auto c = Kokkos::subview(cols_out, Kokkos::make_pair(ell_nnz, total));
-    const auto v = Kokkos::subview(vals_out, Kokkos::make_pair(ell_nnz, total));
-    Kokkos::deep_copy(exec, r, A.tail.row_idx);
-    Kokkos::deep_copy(exec, c, A.tail.col_idx);
-    Kokkos::deep_copy(exec, v, A.tail.values);
+    const auto tail = Kokkos::make_pair(static_cast<std::size_t>(coo.emitted),
+                                        static_cast<std::size_t>(coo.emitted) + tail_nnz);
+    Kokkos::deep_copy(exec, Kokkos::subview(coo.row, tail), A.tail.row_idx);
+    Kokkos::deep_copy(exec, Kokkos::subview(coo.col, tail), A.tail.col_idx);
+    Kokkos::deep_copy(exec, Kokkos::subview(coo.val, tail), A.tail.values);
   }
-  return Out(rows, A.num_cols, rows_out, cols_out, vals_out);
+  return Out(rows, A.num_cols, coo.row, coo.col, coo.val);
 }
 
 }  // namespace libra::impl

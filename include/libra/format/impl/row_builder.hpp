@@ -1,10 +1,14 @@
 #pragma once
-// The count -> scan -> allocate -> fill pattern that builds a Csr from a
-// generator of rows, written once: a visitor emits row i's entries in column
-// order, once to count them and once to write them.
+// The count -> scan -> allocate -> fill pattern that builds a sparse matrix from
+// a generator of rows, written once. A visitor emits row i's entries, once to
+// count them and once to write them; the same rows come out as CSR arrays or as
+// COO arrays. Entries a visitor rejects (pruned, stored zeros) it reports with
+// emit.drop(), and the builder returns how many there were.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 
 #include "libra/algorithms/scan.hpp"
+#include "libra/core/checked.hpp"
 #include "libra/format/csr.hpp"
 
 namespace libra::impl {
@@ -12,10 +16,12 @@ namespace libra::impl {
 template <class Off>
 struct RowCounter {
   Off n = 0;
+  std::uint64_t dropped = 0;
   template <class O, class S>
   KOKKOS_INLINE_FUNCTION void operator()(O, S) {
     ++n;
   }
+  KOKKOS_INLINE_FUNCTION void drop() { ++dropped; }
 };
 
 template <class O, class S>
@@ -26,55 +32,115 @@ struct RowWriter {
     *col++ = c;
     *val++ = v;
   }
+  KOKKOS_INLINE_FUNCTION void drop() {}
 };
 
-// The arrays of the rows x cols CSR matrix whose row i holds what visit(i, emit)
-// emits (emit(col, value), columns ascending). `visit` is a functor with a
-// templated `operator()(Ordinal i, Emit& emit) const`; it must emit the same
-// entries on both calls. Throws OverflowError (naming `what`) when nnz does not
-// fit Off.
+template <class O, class S>
+struct CooRowWriter {
+  O row;
+  O* rows;
+  O* col;
+  S* val;
+  KOKKOS_INLINE_FUNCTION void operator()(O c, S v) {
+    *rows++ = row;
+    *col++ = c;
+    *val++ = v;
+  }
+  KOKKOS_INLINE_FUNCTION void drop() {}
+};
+
+// Where each row's entries start (rows + 1 offsets) and how many entries were
+// dropped while counting.
+template <class Off, class Mem>
+struct RowOffsets {
+  Kokkos::View<Off*, Mem> offsets;
+  std::uint64_t total = 0;
+  std::uint64_t dropped = 0;
+};
+
+// The offsets of rows whose lengths are counts(i). Throws OverflowError (naming
+// `what`) when the total does not fit Off.
+template <class Off, class Exec, class Counts>
+RowOffsets<Off, typename Exec::memory_space> scan_row_counts(const Exec& exec,
+                                                             const Counts& counts,
+                                                             const char* what) {
+  using mem = typename Exec::memory_space;
+  RowOffsets<Off, mem> out;
+  out.offsets = Kokkos::View<Off*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::build_rows::offsets"),
+      counts.extent(0) + 1);
+  out.total = exclusive_scan(exec, "libra::build_rows::scan", counts, out.offsets, what);
+  return out;
+}
+
+// Counts the rows visit(i, emit) emits, then scans them.
+template <class Off, class Exec, class O, class Visit>
+RowOffsets<Off, typename Exec::memory_space> count_rows(const Exec& exec, O rows,
+                                                        const Visit& visit,
+                                                        const char* what) {
+  using mem = typename Exec::memory_space;
+  Kokkos::View<Off*, mem> counts(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::build_rows::counts"),
+      static_cast<std::size_t>(rows));
+  std::uint64_t dropped = 0;
+  Kokkos::parallel_reduce(
+      "libra::build_rows::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::uint64_t& d) {
+        RowCounter<Off> c;
+        visit(static_cast<O>(i), c);
+        counts(i) = c.n;
+        d += c.dropped;
+      },
+      dropped);
+  auto out = scan_row_counts<Off>(exec, counts, what);
+  out.dropped = dropped;
+  return out;
+}
+
 template <class S, class O, class Off, class Mem>
 struct CsrArrays {
   Kokkos::View<Off*, Mem> row_map;
   Kokkos::View<O*, Mem> col;
   Kokkos::View<S*, Mem> val;
+  std::uint64_t dropped = 0;
 };
 
+// CSR arrays for rows of the lengths behind `offsets`, entries uninitialised:
+// for a caller whose fill is not a row visitor (one thread per entry, say).
+template <class S, class O, class Off, class Mem>
+CsrArrays<S, O, Off, Mem> allocate_csr_arrays(const RowOffsets<Off, Mem>& offsets) {
+  CsrArrays<S, O, Off, Mem> out;
+  out.row_map = offsets.offsets;
+  out.col = Kokkos::View<O*, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"),
+      offsets.total);
+  out.val = Kokkos::View<S*, Mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"),
+      offsets.total);
+  out.dropped = offsets.dropped;
+  return out;
+}
+
+// The arrays of the CSR matrix whose row i holds what visit(i, emit) emits
+// (emit(col, value), columns ascending). `visit` is a functor with a templated
+// `operator()(Ordinal i, Emit& emit) const`; it must emit the same entries on
+// both calls. Throws OverflowError (naming `what`) when nnz does not fit Off.
 template <class S, class O, class Off, class Exec, class Visit>
 CsrArrays<S, O, Off, typename Exec::memory_space> build_csr_arrays(const Exec& exec,
                                                                    O rows,
                                                                    const Visit& visit,
                                                                    const char* what) {
-  using mem = typename Exec::memory_space;
-  CsrArrays<S, O, Off, mem> out;
-  Kokkos::View<Off*, mem> counts(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::build_csr::counts"),
-      static_cast<std::size_t>(rows));
+  const auto offsets = count_rows<Off>(exec, rows, visit, what);
+  const auto out = allocate_csr_arrays<S, O>(offsets);
+  const auto row_map = out.row_map;
+  const auto col = out.col;
+  const auto val = out.val;
   Kokkos::parallel_for(
-      "libra::build_csr::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        RowCounter<Off> c;
-        visit(static_cast<O>(i), c);
-        counts(i) = c.n;
-      });
-  const Kokkos::View<Off*, mem> row_map(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
-      static_cast<std::size_t>(rows) + 1);
-  const std::uint64_t nnz =
-      exclusive_scan(exec, "libra::build_csr::scan", counts, row_map, what);
-  const Kokkos::View<O*, mem> col(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-  const Kokkos::View<S*, mem> val(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-  Kokkos::parallel_for(
-      "libra::build_csr::fill", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      "libra::build_rows::fill_csr", Kokkos::RangePolicy<Exec>(exec, 0, rows),
       KOKKOS_LAMBDA(const std::int64_t i) {
         RowWriter<O, S> w{col.data() + row_map(i), val.data() + row_map(i)};
         visit(static_cast<O>(i), w);
       });
-  out.row_map = row_map;
-  out.col = col;
-  out.val = val;
   return out;
 }
 
@@ -84,6 +150,49 @@ Csr<S, O, Off, D> build_csr(const Exec& exec, O rows, O cols, const Visit& visit
                             const char* what) {
   const auto a = build_csr_arrays<S, O, Off>(exec, rows, visit, what);
   return Csr<S, O, Off, D>(rows, cols, a.row_map, a.col, a.val);
+}
+
+template <class S, class O, class Mem>
+struct CooArrays {
+  Kokkos::View<O*, Mem> row;
+  Kokkos::View<O*, Mem> col;
+  Kokkos::View<S*, Mem> val;
+  std::uint64_t emitted = 0;  // entries the visitor wrote, in front
+  std::uint64_t dropped = 0;
+};
+
+// The visitor's rows as COO triplets in row order, with `extra` uninitialised
+// entries after them for the caller to fill. The total must fit Off.
+template <class S, class O, class Off, class Exec, class Visit>
+CooArrays<S, O, typename Exec::memory_space> build_coo_arrays(const Exec& exec, O rows,
+                                                              const Visit& visit,
+                                                              std::uint64_t extra,
+                                                              const char* what) {
+  using mem = typename Exec::memory_space;
+  const auto offsets = count_rows<Off>(exec, rows, visit, what);
+  checked_cast<Off>(offsets.total + extra, what);
+  const std::size_t total = offsets.total + extra;
+  CooArrays<S, O, mem> out;
+  out.row = Kokkos::View<O*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::rows"), total);
+  out.col = Kokkos::View<O*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::cols"), total);
+  out.val = Kokkos::View<S*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::coo::values"), total);
+  out.emitted = offsets.total;
+  out.dropped = offsets.dropped;
+  const auto start = offsets.offsets;
+  const auto r = out.row;
+  const auto c = out.col;
+  const auto v = out.val;
+  Kokkos::parallel_for(
+      "libra::build_rows::fill_coo", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        const Off p = start(i);
+        CooRowWriter<O, S> w{static_cast<O>(i), r.data() + p, c.data() + p, v.data() + p};
+        visit(static_cast<O>(i), w);
+      });
+  return out;
 }
 
 }  // namespace libra::impl

@@ -4,8 +4,8 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "libra/algorithms/scan.hpp"
 #include "libra/format/impl/compressed.hpp"
+#include "libra/format/impl/row_builder.hpp"
 #include "libra/generate/impl/counter_rng.hpp"
 
 namespace libra::impl {
@@ -29,12 +29,10 @@ KOKKOS_INLINE_FUNCTION void band_columns(std::int64_t i, std::int64_t cols,
   last = i + ku < cols - 1 ? i + ku : cols - 1;
 }
 
-template <class Exec, class RowMap, class IndexView, class ValueView>
-void band_csr(const Exec& exec, std::int64_t rows, std::int64_t cols, std::int64_t kl,
-              std::int64_t ku, std::uint64_t seed, const RowMap& row_map,
-              IndexView& col_idx, ValueView& values) {
-  using Ordinal = typename IndexView::non_const_value_type;
-  using S = typename ValueView::non_const_value_type;
+template <class S, class O, class Off, class Exec>
+CsrArrays<S, O, Off, typename Exec::memory_space> band_csr(
+    const Exec& exec, std::int64_t rows, std::int64_t cols, std::int64_t kl,
+    std::int64_t ku, std::uint64_t seed) {
   using mem = typename Exec::memory_space;
   Kokkos::View<std::uint64_t*, mem> count(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::generate::banded::count"),
@@ -46,28 +44,27 @@ void band_csr(const Exec& exec, std::int64_t rows, std::int64_t cols, std::int64
         band_columns(i, cols, kl, ku, first, last);
         count(i) = last >= first ? static_cast<std::uint64_t>(last - first + 1) : 0;
       });
-  const std::uint64_t nnz = exclusive_scan(exec, "libra::generate::banded::row_map",
-                                           count, row_map, "number of band entries");
-  col_idx = IndexView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-  values = ValueView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-  const IndexView c = col_idx;
-  const ValueView v = values;
+  const auto out = allocate_csr_arrays<S, O>(
+      scan_row_counts<Off>(exec, count, "number of band entries"));
+  const auto row_map = out.row_map;
+  const auto c = out.col;
+  const auto v = out.val;
   const std::uint64_t key = rng::stream_key(seed, structured_value_stream);
-  const Ordinal n_rows = static_cast<Ordinal>(rows);
+  const O n_rows = static_cast<O>(rows);
   // One thread per entry (its row found by binary search) so wide bands balance.
   Kokkos::parallel_for(
-      "libra::generate::banded::fill", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
+      "libra::generate::banded::fill",
+      Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::uint64_t>(c.extent(0))),
       KOKKOS_LAMBDA(const std::uint64_t p) {
-        const Ordinal i = owner_of(row_map, n_rows, p);
+        const O i = owner_of(row_map, n_rows, p);
         std::int64_t first, last;
         band_columns(i, cols, kl, ku, first, last);
         const std::int64_t j =
             first + static_cast<std::int64_t>(p - static_cast<std::uint64_t>(row_map(i)));
-        c(p) = static_cast<Ordinal>(j);
+        c(p) = static_cast<O>(j);
         v(p) = rng::signed_magnitude<S>(position_word(key, i, j));
       });
+  return out;
 }
 
 // The columns i + d of row i for the sorted diagonal offsets d that lie in the
@@ -92,49 +89,31 @@ struct KeptColumns {
   }
 };
 
+// Row i's kept entries, each valued by its position.
+template <class S, class OffsetsView>
+struct KeptEntries {
+  KeptColumns<OffsetsView> columns;
+  std::uint64_t value_key;
+  template <class O, class Emit>
+  KOKKOS_INLINE_FUNCTION void operator()(O i, Emit& emit) const {
+    columns(i, [&](std::int64_t j) {
+      emit(static_cast<O>(j), rng::signed_magnitude<S>(position_word(value_key, i, j)));
+    });
+  }
+};
+
 // Entries (i, i + d) for the sorted diagonal offsets d, each kept with the
 // probability encoded by keep_threshold (see rng::bernoulli_threshold).
-template <class Exec, class OffsetsView, class RowMap, class IndexView, class ValueView>
-void diagonal_csr(const Exec& exec, std::int64_t rows, std::int64_t cols,
-                  const OffsetsView& diagonals, std::uint64_t keep_threshold,
-                  std::uint64_t seed, const RowMap& row_map, IndexView& col_idx,
-                  ValueView& values) {
-  using Ordinal = typename IndexView::non_const_value_type;
-  using Offset = typename RowMap::non_const_value_type;
-  using S = typename ValueView::non_const_value_type;
-  using mem = typename Exec::memory_space;
-  const std::uint64_t value_key = rng::stream_key(seed, structured_value_stream);
+template <class S, class O, class Off, class Exec, class OffsetsView>
+CsrArrays<S, O, Off, typename Exec::memory_space> diagonal_csr(
+    const Exec& exec, std::int64_t rows, std::int64_t cols, const OffsetsView& diagonals,
+    std::uint64_t keep_threshold, std::uint64_t seed) {
   const std::uint64_t keep_key = rng::stream_key(seed, structured_keep_stream);
-  const KeptColumns<OffsetsView> kept_columns{diagonals, cols, keep_key, keep_threshold};
-  Kokkos::View<std::uint64_t*, mem> count(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                         "libra::generate::diagonals::count"),
-      static_cast<std::size_t>(rows));
-  Kokkos::parallel_for(
-      "libra::generate::diagonals::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        std::uint64_t n = 0;
-        kept_columns(i, [&](std::int64_t) { ++n; });
-        count(i) = n;
-      });
-  const std::uint64_t nnz = exclusive_scan(exec, "libra::generate::diagonals::row_map",
-                                           count, row_map, "number of diagonal entries");
-  col_idx = IndexView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-  values = ValueView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-  const IndexView c = col_idx;
-  const ValueView v = values;
-  Kokkos::parallel_for(
-      "libra::generate::diagonals::fill", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        Offset p = row_map(i);
-        kept_columns(i, [&](std::int64_t j) {
-          c(p) = static_cast<Ordinal>(j);
-          v(p) = rng::signed_magnitude<S>(position_word(value_key, i, j));
-          ++p;
-        });
-      });
+  const KeptEntries<S, OffsetsView> entries{
+      {diagonals, cols, keep_key, keep_threshold},
+      rng::stream_key(seed, structured_value_stream)};
+  return build_csr_arrays<S, O, Off>(exec, static_cast<O>(rows), entries,
+                                     "number of diagonal entries");
 }
 
 }  // namespace libra::impl
