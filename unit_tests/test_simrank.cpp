@@ -281,13 +281,22 @@ libra::SimrankOptions options_of(const Params& p) {
 
 // Runs libra::simrank and the reference on W and compares result and stats.
 template <class T>
-void check(const Matrix& w0, const Params& p, bool dense = true) {
+void check(const Matrix& w0, const Params& p, bool dense = true,
+           libra::SpgemmAlgorithm algorithm = libra::SpgemmAlgorithm::automatic) {
   using S = typename T::Csr::scalar_type;
   const Matrix w = rounded<S>(w0);
   std::vector<RefIteration> log;
   const Matrix expected = dense ? dense_simrank(w, p, &log) : sparse_simrank(w, p, &log);
-  const auto result =
-      libra::simrank(Exec(), on_device<typename T::Csr>(w), options_of(p));
+  auto options = options_of(p);
+  options.spgemm.algorithm = algorithm;
+  const auto result = libra::simrank(Exec(), on_device<typename T::Csr>(w), options);
+  for (const auto& it : result.iterations) {
+    // Wn^T * S_k reads Wn^T by columns off Wn; T * Wn transposes T (lbGEMM only).
+    EXPECT_EQ(it.left.paths.a_transposed, 0u);
+    if (algorithm == libra::SpgemmAlgorithm::outer && it.right.products > 0) {
+      EXPECT_GT(it.right.paths.a_transposed, 0u);
+    }
+  }
   const Matrix got = libra::test::to_ref(result.similarity);
   EXPECT_TRUE(close_matrices(expected, got, T::tol(), p.threshold));
   EXPECT_TRUE(symmetric(got, T::tol(), p.threshold));
@@ -350,6 +359,13 @@ TYPED_TEST(Simrank, DirectedRandomGraphs) {
   check<TypeParam>(weights_from_magnitudes(g), {0.8, 5, 1e-4});
   check<TypeParam>(unit_weights(g), {0.8, 4, 1e-3});
   check<TypeParam>(unit_weights(libra::ref::random(90, 90, 2, 8, 0.3)), {0.7, 3, 0.0});
+}
+
+TYPED_TEST(Simrank, OnLbgemm) {
+  const Matrix g = libra::ref::random(120, 120, 3, 7);
+  check<TypeParam>(weights_from_magnitudes(g), {0.8, 5, 1e-4}, true,
+                   libra::SpgemmAlgorithm::outer);
+  check<TypeParam>(hand_made(), {0.8, 5, 0.05}, true, libra::SpgemmAlgorithm::outer);
 }
 
 TYPED_TEST(Simrank, UndirectedGraph) {

@@ -198,6 +198,42 @@ TYPED_TEST(SpgemmOuter, NumericReusesThePattern) {
   }
 }
 
+TYPED_TEST(SpgemmOuter, GivenColumnsAreNotTransposedAgain) {
+  using S = typename TypeParam::Scalar;
+  using Csr = typename TypeParam::Csr;
+  using O = typename Csr::ordinal_type;
+  using Off = typename Csr::offset_type;
+  const auto a = rounded<S>(skewed(3000, 16));
+  const auto b = rounded<S>(libra::ref::random(3000, 900, 5, 17));
+  const auto A = libra::test::from_ref<S, O, Off, Device>(a);
+  const auto B = libra::test::from_ref<S, O, Off, Device>(b);
+  const auto A_columns = libra::with_columns(Exec(), A);
+  std::vector<double> largest, terms;
+  const auto expected = libra::ref::spgemm(a, b, &largest, &terms);
+  const auto scale = TypeParam::scale(largest, terms);
+  for (const auto algorithm :
+       {libra::SpgemmAlgorithm::outer, libra::SpgemmAlgorithm::panel}) {
+    libra::SpgemmOptions options;
+    options.algorithm = algorithm;
+    libra::SpgemmStats given, plain;
+    const auto C = libra::spgemm(Exec(), A_columns, B, options, &given);
+    const auto D = libra::spgemm(Exec(), A, B, options, &plain);
+    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(C),
+                                         TypeParam::tol(), &scale));
+    EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(D),
+                                         TypeParam::tol(), &scale));
+    EXPECT_EQ(given.paths.a_transposed, 0u);
+    const bool outer = algorithm == libra::SpgemmAlgorithm::outer;
+    EXPECT_EQ(plain.paths.a_transposed, outer ? static_cast<std::uint64_t>(A.nnz()) : 0u);
+  }
+  // Columns of another matrix are refused by their shape.
+  const auto Q =
+      libra::test::from_ref<S, O, Off, Device>(libra::ref::random(3000, 901, 5, 18));
+  EXPECT_THROW((libra::CsrWithColumns<S, O, Off, Device>(Q, A_columns.csc,
+                                                         A_columns.csr_position)),
+               libra::ShapeError);
+}
+
 TYPED_TEST(SpgemmOuter, ShapesAreChecked) {
   using S = typename TypeParam::Scalar;
   using Csr = typename TypeParam::Csr;

@@ -22,7 +22,9 @@
 #include "libra/core/error.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/format/convert.hpp"
+#include "libra/format/csc.hpp"
 #include "libra/format/csr.hpp"
+#include "libra/format/csr_with_columns.hpp"
 #include "libra/spgemm/options.hpp"
 #include "libra/spgemm/spgemm.hpp"
 
@@ -100,7 +102,15 @@ SimrankResult<Csr<S, O, Off, D>> simrank(const Exec& exec, const Csr<S, O, Off, 
   Kokkos::Timer total;
   SimrankResult<M> result;
   M Wn, WnT;
-  impl::normalize_columns(exec, W, transpose(exec, W), Wn, WnT);
+  Kokkos::View<Off*, typename M::device_type> w_position;  // of each W^T entry in W
+  const auto Wc = impl::to_csc_with_source(exec, W, w_position);
+  impl::normalize_columns(
+      exec, W, M(W.num_cols, W.num_rows, Wc.col_map, Wc.row_idx, Wc.values), Wn, WnT);
+  // Wn's CSR is WnT's CSC: the left products read WnT by columns from it
+  // instead of transposing WnT every iteration (lbGEMM does).
+  const CsrWithColumns<S, O, Off, D> wnt_by_columns(
+      WnT, Csc<S, O, Off, D>(W.num_rows, W.num_cols, Wn.row_map, Wn.col_idx, Wn.values),
+      impl::inverse_permutation(exec, w_position));
   M Sk = impl::identity_csr<Exec, S, O, Off, D>(exec, W.num_rows);
   const S c = static_cast<S>(options.decay);
   const S one_minus_c = static_cast<S>(1 - options.decay);
@@ -108,7 +118,7 @@ SimrankResult<Csr<S, O, Off, D>> simrank(const Exec& exec, const Csr<S, O, Off, 
   for (int k = 0; k < options.iterations; ++k) {
     Kokkos::Timer timer;
     SimrankIterationStats it;
-    const M T = spgemm(exec, WnT, Sk, options.spgemm, &it.left);
+    const M T = spgemm(exec, wnt_by_columns, Sk, options.spgemm, &it.left);
     const M P = spgemm(exec, T, Wn, options.spgemm, &it.right);
     Sk = impl::scale_add_identity_prune(exec, P, c, one_minus_c, cut, it.pruned);
     exec.fence();

@@ -156,6 +156,9 @@ struct SpgemmPathCounts {
   std::uint64_t dense_panels = 0;
   // Rows of C left with unsorted columns (sort_columns = false, host).
   std::uint64_t unsorted = 0;
+  // Entries of A that lbGEMM transposed to CSC (0 when the caller gave A's
+  // columns, CsrWithColumns).
+  std::uint64_t a_transposed = 0;
 };
 
 struct SpgemmStats {

@@ -7,7 +7,8 @@
 //   libra::spgemm_numeric(exec, h, A, B, C);
 //
 // Overloads take and return KokkosSparse::CrsMatrix, so a Trilinos user swaps
-// one call. The algorithm is chosen in SpgemmOptions: `panel` (ApSpGEMM in-core),
+// one call, and A with its columns at hand (CsrWithColumns), so lbGEMM does not
+// transpose it. The algorithm is chosen in SpgemmOptions: `panel` (ApSpGEMM in-core),
 // `outer` (lbGEMM), `cdm` / `hm` (through diagonal storage, impl/diagonal.hpp),
 // or `automatic` (impl/choose_algorithm.hpp).
 #include <Kokkos_Core.hpp>
@@ -20,6 +21,7 @@
 #include "libra/core/error.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/format/csr.hpp"
+#include "libra/format/csr_with_columns.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/spgemm/handle.hpp"
 #include "libra/spgemm/impl/choose_algorithm.hpp"
@@ -52,7 +54,8 @@ namespace impl {
 template <class Exec, class S, class O, class Off, class D>
 void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
                      const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
-                     Csr<S, O, Off, D>& C, bool values_too) {
+                     Csr<S, O, Off, D>& C, bool values_too,
+                     const CsrWithColumns<S, O, Off, D>* a_columns = nullptr) {
   impl::check_spgemm_operands<Exec>(A, B);
   const impl::ProfilingRegion region("libra::spgemm::symbolic");
   Kokkos::Timer total;
@@ -90,7 +93,7 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   } else {
     auto& plan = handle.impl_plan().template emplace<typename Handle::outer_plan_type>();
     impl::make_outer_plan(exec, plan, A, B, handle.options(), st,
-                          impl::Temps<mem>(workspace));
+                          impl::Temps<mem>(workspace), a_columns);
     if (handle.options().phase_timings) {
       exec.fence();
       st.seconds_wlt = total.seconds();
@@ -187,15 +190,16 @@ void spgemm_numeric(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   st.seconds_total = before + total.seconds();
 }
 
-// C = A * B in one call.
+namespace impl {
 template <class Exec, class S, class O, class Off, class D>
-Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
-                         const Csr<S, O, Off, D>& B, const SpgemmOptions& options = {},
-                         SpgemmStats* stats = nullptr) {
+Csr<S, O, Off, D> spgemm_one_shot(const Exec& exec, const Csr<S, O, Off, D>& A,
+                                  const CsrWithColumns<S, O, Off, D>* a_columns,
+                                  const Csr<S, O, Off, D>& B,
+                                  const SpgemmOptions& options, SpgemmStats* stats) {
   using Handle = SpgemmHandle<S, O, Off, D>;
   Handle handle(options);
   Csr<S, O, Off, D> C;
-  impl::spgemm_symbolic(exec, handle, A, B, C, true);
+  impl::spgemm_symbolic(exec, handle, A, B, C, true, a_columns);
   const auto* panel = std::get_if<typename Handle::panel_plan_type>(&handle.impl_plan());
   if (panel && panel->values_in_symbolic && panel->rows_left == 0) {
     exec.fence();  // as spgemm_numeric does: the handle's temporaries go back now
@@ -204,6 +208,26 @@ Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
   }
   if (stats) *stats = handle.stats();
   return C;
+}
+}  // namespace impl
+
+// C = A * B in one call.
+template <class Exec, class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm(const Exec& exec, const Csr<S, O, Off, D>& A,
+                         const Csr<S, O, Off, D>& B, const SpgemmOptions& options = {},
+                         SpgemmStats* stats = nullptr) {
+  return impl::spgemm_one_shot(exec, A,
+                               static_cast<const CsrWithColumns<S, O, Off, D>*>(nullptr),
+                               B, options, stats);
+}
+
+// The same with A's columns at hand (format/csr_with_columns.hpp): lbGEMM uses
+// them instead of transposing A; the other algorithms read A.csr.
+template <class Exec, class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm(const Exec& exec, const CsrWithColumns<S, O, Off, D>& A,
+                         const Csr<S, O, Off, D>& B, const SpgemmOptions& options = {},
+                         SpgemmStats* stats = nullptr) {
+  return impl::spgemm_one_shot(exec, A.csr, &A, B, options, stats);
 }
 
 template <class S, class O, class Off, class D>

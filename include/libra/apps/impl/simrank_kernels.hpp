@@ -44,6 +44,20 @@ Csr<S, O, Off, D> identity_csr(const Exec& exec, O n) {
   return M(n, n, row_map, col_idx, values);
 }
 
+// q such that perm(q) = p, for every p: how an entry's position in W^T maps back.
+template <class Exec, class View>
+View inverse_permutation(const Exec& exec, const View& perm) {
+  using Index = typename View::non_const_value_type;
+  const View inverse(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                        "libra::simrank::inverse_permutation"),
+                     perm.extent(0));
+  Kokkos::parallel_for(
+      "libra::simrank::inverse_permutation",
+      Kokkos::RangePolicy<Exec>(exec, 0, perm.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t q) { inverse(perm(q)) = static_cast<Index>(q); });
+  return inverse;
+}
+
 // Wn = W with column j divided by sum_i |W(i, j)| (an empty or all-zero column
 // stays zero), and WnT its transpose, from Wt = transpose(W). The column sums
 // are taken along Wt's rows in storage order, so they do not depend on thread

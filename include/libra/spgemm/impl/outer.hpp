@@ -289,14 +289,17 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   Kokkos::Timer timer;
-  // A's current values in CSC order (only the values may have changed).
-  const auto a_val = plan.a_csc.values;
-  const auto src = plan.csc_to_csr;
-  const auto values = A.values;
-  Kokkos::parallel_for(
-      "libra::spgemm::outer::refresh_a",
-      Kokkos::RangePolicy<Exec>(exec, 0, a_val.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t c) { a_val(c) = values(src(c)); });
+  // A's current values in CSC order (only the values may have changed); the
+  // caller's own columns are current already.
+  if (!plan.a_csc_given) {
+    const auto a_val = plan.a_csc.values;
+    const auto src = plan.csc_to_csr;
+    const auto values = A.values;
+    Kokkos::parallel_for(
+        "libra::spgemm::outer::refresh_a",
+        Kokkos::RangePolicy<Exec>(exec, 0, a_val.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t c) { a_val(c) = values(src(c)); });
+  }
   Kokkos::deep_copy(exec, c_val, S(0));
   const std::size_t chunks = plan.chunk_cuts.size() - 1;
   for (std::size_t chunk = 0; chunk < chunks; ++chunk) {

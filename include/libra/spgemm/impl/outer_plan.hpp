@@ -14,6 +14,7 @@
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/format/convert.hpp"
+#include "libra/format/csr_with_columns.hpp"
 #include "libra/spgemm/impl/outer_shape.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
 #include "libra/spgemm/impl/workload_table.hpp"
@@ -38,6 +39,8 @@ struct OuterPlan {
   Temps<mem> temps;
   Csc<S, O, Off, Device> a_csc;
   Kokkos::View<Off*, Device> csc_to_csr;
+  // a_csc is the caller's (CsrWithColumns): its values are current, never refreshed.
+  bool a_csc_given = false;
   WorkloadTable<Off, mem> wlt;
   std::uint64_t capacity = 0;  // products per chunk
   std::uint64_t largest_chunk = 0;
@@ -91,10 +94,15 @@ std::uint64_t outer_fixed_bytes(std::uint64_t rows, std::uint64_t inner,
 
 // Builds the plan: CSC of A, workload table, chunk cuts, work arrays and the
 // symbolic phase's product buffer, all in `temps` (the handle's workspace).
+// `given`, when not null, holds A's columns: no transpose is made.
 template <class Exec, class Plan, class Csr>
-void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
-                     const SpgemmOptions& options, SpgemmStats& st,
-                     const Temps<typename Exec::memory_space>& temps) {
+void make_outer_plan(
+    const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
+    const SpgemmOptions& options, SpgemmStats& st,
+    const Temps<typename Exec::memory_space>& temps,
+    const CsrWithColumns<typename Csr::scalar_type, typename Csr::ordinal_type,
+                         typename Csr::offset_type, typename Csr::device_type>* given =
+        nullptr) {
   using S = typename Csr::scalar_type;
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
@@ -155,7 +163,14 @@ void make_outer_plan(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   }
   plan.capacity = (budget - fixed - per_team_bytes) / per_product;
 
-  plan.a_csc = to_csc_with_source(exec, A, plan.csc_to_csr, temps);
+  plan.a_csc_given = given != nullptr;
+  if (given) {
+    plan.a_csc = given->csc;
+    plan.csc_to_csr = given->csr_position;
+  } else {
+    plan.a_csc = to_csc_with_source(exec, A, plan.csc_to_csr, temps);
+    st.paths.a_transposed = static_cast<std::uint64_t>(A.nnz());
+  }
   plan.wlt = build_workload_table<Exec, Off>(
       exec, A.num_cols, plan.a_csc.col_map, B.row_map,
       static_cast<std::uint64_t>(plan.shape.expand_threads), plan.capacity, temps);
