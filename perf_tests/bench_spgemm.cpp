@@ -25,7 +25,10 @@
 // the wrapper for cuSPARSE (its buffers and C). LIBRA_BENCH_FILL_BITMAP_SLOTS=N
 // and LIBRA_BENCH_GROUP_SPREAD_ENTRIES=N set SpgemmOptions::tuning's
 // fill_bitmap_slots and group_spread_entries in every Libra case (to measure
-// their defaults); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel.
+// their defaults); LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
+// LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
+// lbGEMM's two kinds of chunks); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's
+// time per kernel.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -235,6 +238,12 @@ class LibraRunner : public Runner {
     if (const auto v = env_int("LIBRA_BENCH_GROUP_SPREAD_ENTRIES")) {
       options_.tuning.group_spread_entries = *v;
     }
+    if (const auto v = env_int("LIBRA_BENCH_MEMORY_BUDGET_MB")) {
+      options_.memory_budget = static_cast<std::size_t>(*v) << 20;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS")) {
+      options_.tuning.outer_chunks_by_items = *v != 0;
+    }
     if (dense_panel_density > 0) {
       options_.tuning.dense_panel_density = dense_panel_density;
       options_.tuning.dense_panel_products = 1;
@@ -250,6 +259,7 @@ class LibraRunner : public Runner {
   ref::Matrix result() const override { return csr_to_host(c_); }
   void annotate(benchmark::State& state) const override {
     add_value(state, "chunks", stats_.chunks);
+    add_value(state, "row_chunks", static_cast<double>(stats_.paths.row_chunks));
     add_value(state, "ran_panel", stats_.algorithm == SpgemmAlgorithm::panel ? 1 : 0);
     add_value(state, "dense_rows", static_cast<double>(stats_.paths.dense_panels));
     add_value(state, "workspace_MB",

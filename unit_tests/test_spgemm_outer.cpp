@@ -71,8 +71,10 @@ libra::ref::Matrix skewed(std::int64_t n, std::uint64_t seed) {
 }
 
 template <class T>
-void check_product(const libra::ref::Matrix& a0, const libra::ref::Matrix& b0,
-                   const libra::SpgemmOptions& options = {}, int min_chunks = 0) {
+libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
+                                 const libra::ref::Matrix& b0,
+                                 const libra::SpgemmOptions& options = {},
+                                 int min_chunks = 0) {
   using S = typename T::Scalar;
   using Csr = typename T::Csr;
   const auto a = rounded<S>(a0);
@@ -99,6 +101,7 @@ void check_product(const libra::ref::Matrix& a0, const libra::ref::Matrix& b0,
   // The budget bounds what Libra measured it held, not just what it planned.
   if (options.memory_budget) EXPECT_LE(stats.peak_bytes, options.memory_budget);
   EXPECT_GT(stats.peak_bytes, 0u);
+  return stats;
 }
 
 TYPED_TEST(SpgemmOuter, RandomSquareAndRectangular) {
@@ -148,7 +151,9 @@ TYPED_TEST(SpgemmOuter, GpuPathsOnEverySpace) {
   check_product<TypeParam>(libra::ref::random(40, 2000, 900, 21, 0.0),
                            libra::ref::random(2000, 9000, 12, 22, 0.0), options);
   options.memory_budget = 4'200'000;
-  check_product<TypeParam>(g, g, options, 3);
+  EXPECT_GE(check_product<TypeParam>(g, g, options, 3).paths.row_chunks, 3u);
+  options.tuning.outer_chunks_by_items = true;
+  EXPECT_EQ(check_product<TypeParam>(g, g, options, 3).paths.row_chunks, 0u);
 }
 
 TYPED_TEST(SpgemmOuter, TinyBudgetForcesManyChunks) {
@@ -159,7 +164,19 @@ TYPED_TEST(SpgemmOuter, TinyBudgetForcesManyChunks) {
   // included) and some 50,000-100,000 products per chunk; the hub pairs exceed
   // that and are split.
   options.memory_budget = 4'200'000;
-  check_product<TypeParam>(g, g, options, 3);
+  // Every row's products fit a chunk: row panels, concatenated.
+  auto st = check_product<TypeParam>(g, g, options, 3);
+  EXPECT_EQ(st.paths.row_chunks, static_cast<std::uint64_t>(st.chunks));
+  // Forced: table items, merged.
+  options.tuning.outer_chunks_by_items = true;
+  st = check_product<TypeParam>(g, g, options, 3);
+  EXPECT_EQ(st.paths.row_chunks, 0u);
+  // Rows with about 150,000 products each, beyond a chunk's capacity: the items
+  // split them.
+  options.tuning.outer_chunks_by_items = false;
+  st = check_product<TypeParam>(libra::ref::random(40, 2000, 1500, 31, 0.0),
+                                libra::ref::random(2000, 3000, 100, 32, 0.0), options, 3);
+  EXPECT_EQ(st.paths.row_chunks, 0u);
 }
 
 TYPED_TEST(SpgemmOuter, BudgetBelowTheBookkeepingIsAClearError) {

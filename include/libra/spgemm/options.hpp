@@ -105,6 +105,11 @@ struct SpgemmOptions {
     // on the H100, none of which has one, while the panels that won held 50
     // million products or more.)
     std::uint64_t dense_panel_products = std::uint64_t(1) << 24;
+    // lbGEMM cuts products beyond the budget into row panels of A (chunks whose
+    // pieces of C are concatenated) when every row's products fit one chunk, and
+    // into workload-table items (whose patterns are merged) otherwise; true
+    // always cuts by items.
+    bool outer_chunks_by_items = false;
   } tuning;
 };
 
@@ -159,6 +164,8 @@ struct SpgemmPathCounts {
   // Entries of A that lbGEMM transposed to CSC (0 when the caller gave A's
   // columns, CsrWithColumns).
   std::uint64_t a_transposed = 0;
+  // lbGEMM's chunks that were row panels of A (the others: table items).
+  std::uint64_t row_chunks = 0;
 };
 
 struct SpgemmStats {

@@ -32,17 +32,21 @@ void report_progress(const Plan& plan, int done) {
 
 // Per-chunk offsets: offset(p) for every CSR position p of A, and row_begin(i) =
 // offset(A.row_map(i)), where row i's products start. Returns the chunk's products.
-template <class Exec, class Plan, class RowMap>
-std::uint64_t chunk_offsets(const Exec& exec, Plan& plan, std::size_t chunk,
-                            const RowMap& a_row_map, const RowMap& b_row_map) {
+template <class Exec, class Plan, class Csr>
+std::uint64_t chunk_offsets(const Exec& exec, Plan& plan, std::size_t chunk, const Csr& A,
+                            const Csr& B) {
   // One chunk: the symbolic phase's offsets still hold for the numeric phase.
   if (plan.chunk_cuts.size() == 2 && plan.offsets_of_chunk == 0)
     return plan.wlt.total_products;
   plan.offsets_of_chunk = plan.chunk_cuts.size() == 2 ? 0 : -1;
-  const std::size_t item_begin = plan.chunk_cuts[chunk];
-  const std::size_t item_end = plan.chunk_cuts[chunk + 1];
-  chunk_weights(exec, plan.wlt, item_begin, item_end, plan.csc_to_csr, b_row_map,
-                plan.weight);
+  const std::size_t begin = plan.chunk_cuts[chunk];
+  const std::size_t end = plan.chunk_cuts[chunk + 1];
+  if (plan.chunk_rows) {
+    row_panel_weights(exec, begin, end, A.row_map, A.col_idx, B.row_map, plan.weight);
+  } else {
+    chunk_weights(exec, plan.wlt, begin, end, plan.csc_to_csr, B.row_map, plan.weight);
+  }
+  const auto a_row_map = A.row_map;
   const std::uint64_t total = exclusive_scan(exec, "libra::spgemm::outer::offsets",
                                              plan.weight, plan.offset, "products");
   const auto offset = plan.offset;
@@ -61,14 +65,29 @@ void expand_chunk(const Exec& exec, const Plan& plan, std::size_t chunk, const C
   using O = typename Csr::ordinal_type;
   using Off = typename Csr::offset_type;
   using Functor = OuterExpand<Exec, S, O, Off, WithValues>;
-  const std::size_t item_begin = plan.chunk_cuts[chunk];
-  const std::size_t items = plan.chunk_cuts[chunk + 1] - item_begin;
+  // A row panel takes every item, narrowed to the panel's rows.
+  const std::size_t item_begin = plan.chunk_rows ? 0 : plan.chunk_cuts[chunk];
+  const std::size_t items =
+      plan.chunk_rows ? plan.wlt.size : plan.chunk_cuts[chunk + 1] - item_begin;
   if (items == 0) return;
   const auto& shape = plan.shape;
-  Functor f{
-      plan.wlt.a_begin,  plan.wlt.a_end,  plan.wlt.k, item_begin, plan.a_csc.row_idx,
-      plan.a_csc.values, plan.csc_to_csr, B.row_map,  B.col_idx,  B.values,
-      plan.offset,       out_col,         out_val,    shape.piece};
+  Functor f{plan.wlt.a_begin,
+            plan.wlt.a_end,
+            plan.wlt.k,
+            item_begin,
+            plan.a_csc.row_idx,
+            plan.a_csc.values,
+            plan.csc_to_csr,
+            B.row_map,
+            B.col_idx,
+            B.values,
+            plan.offset,
+            out_col,
+            out_val,
+            shape.piece,
+            plan.chunk_rows,
+            static_cast<std::int64_t>(plan.chunk_rows ? plan.chunk_cuts[chunk] : 0),
+            static_cast<std::int64_t>(plan.chunk_rows ? plan.chunk_cuts[chunk + 1] : 0)};
   Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(items), shape.expand_threads,
                                   shape.expand_lanes);
   Kokkos::parallel_for(
@@ -181,10 +200,11 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   Kokkos::Timer timer;
   const std::size_t chunks = plan.chunk_cuts.size() - 1;
+  std::vector<typename Plan::pattern_type> panels;  // chunk_rows: C's row panels
   for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
     const TempsFrame<mem> frame(plan.temps);
     timer.reset();
-    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
+    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A, B);
     const auto cols =
         Kokkos::subview(plan.cols_buffer, Kokkos::make_pair(std::uint64_t(0), products));
     expand_chunk<false>(exec, plan, chunk, B, cols, {});
@@ -201,16 +221,24 @@ void outer_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     } else {
       unique_rows_binned(exec, plan, rows_of, unique, st.paths);
     }
-    const auto part = gather_pattern(
-        exec, plan, Kokkos::View<O*, mem>(cols.data(), products), unique, chunk == 0);
+    const auto part =
+        gather_pattern(exec, plan, Kokkos::View<O*, mem>(cols.data(), products), unique,
+                       chunk == 0 || plan.chunk_rows);
     end_phase(exec, plan, timer, st.seconds_compress);
-    if (chunk == 0) {
+    if (plan.chunk_rows) {
+      panels.push_back(part);
+    } else if (chunk == 0) {
       plan.c = part;
     } else {
       plan.c = pattern_union(exec, A.num_rows, plan.c, part, plan.temps);
       end_phase(exec, plan, timer, st.seconds_merge);
     }
     report_progress(plan, static_cast<int>(chunk) + 1);
+  }
+  if (plan.chunk_rows) {
+    plan.c = concatenate_row_panels(exec, plan.chunk_cuts, panels,
+                                    static_cast<std::size_t>(A.num_rows));
+    end_phase(exec, plan, timer, st.seconds_merge);
   }
   if (chunks == 0) {  // nothing to multiply: an empty pattern
     plan.c.row_map = Kokkos::View<Off*, mem>("libra::spgemm::C::row_map",
@@ -305,7 +333,7 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
     const TempsFrame<mem> frame(plan.temps);
     timer.reset();
-    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A.row_map, B.row_map);
+    const std::uint64_t products = chunk_offsets(exec, plan, chunk, A, B);
     const auto range = Kokkos::make_pair(std::uint64_t(0), products);
     const auto cols = Kokkos::subview(plan.cols_buffer, range);
     const auto vals = Kokkos::subview(plan.vals_buffer, range);

@@ -42,6 +42,25 @@ void chunk_weights(const Exec& exec, const Wlt& wlt, std::size_t item_begin,
       });
 }
 
+// weight(p) = |B(k,:)| for every CSR position p of A in rows [row_begin,
+// row_end), 0 elsewhere: a row panel's share of the table.
+template <class Exec, class RowMap, class ColIdx, class WeightView>
+void row_panel_weights(const Exec& exec, std::size_t row_begin, std::size_t row_end,
+                       const RowMap& a_row_map, const ColIdx& a_col,
+                       const RowMap& b_row_map, const WeightView& weight) {
+  Kokkos::parallel_for(
+      "libra::spgemm::outer::row_panel_weights",
+      Kokkos::RangePolicy<Exec>(exec, 0, weight.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t p) {
+        const auto first = static_cast<std::size_t>(a_row_map(row_begin));
+        const auto last = static_cast<std::size_t>(a_row_map(row_end));
+        const auto k = a_col(p);
+        weight(p) = p >= first && p < last
+                        ? static_cast<std::uint64_t>(b_row_map(k + 1) - b_row_map(k))
+                        : 0;
+      });
+}
+
 // The expand kernel: one team per item, launched in WLT order. B(k,:) is staged
 // in team scratch in pieces of `piece` entries; each thread takes nonzeros of the
 // item's A(:,k) range and its vector lanes sweep the staged piece.
@@ -71,6 +90,24 @@ struct OuterExpand {
   Kokkos::View<Ordinal*, mem> out_col;
   Kokkos::View<Scalar*, mem> out_val;
   int piece;  // B entries staged at a time
+  // A row panel: only A's entries in rows [row_begin, row_end) (rows ascend
+  // within each item, as in every CSC Libra makes).
+  bool panel = false;
+  std::int64_t row_begin = 0, row_end = 0;
+
+  // The first position in [lo, hi) whose row is at least `row`.
+  KOKKOS_INLINE_FUNCTION Offset first_row_at_least(Offset lo, Offset hi,
+                                                   std::int64_t row) const {
+    while (lo < hi) {
+      const Offset mid = lo + (hi - lo) / 2;
+      if (static_cast<std::int64_t>(a_row(mid)) < row) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
 
   static std::size_t scratch_bytes(int piece) {
     return cols_scratch::shmem_size(piece) +
@@ -82,6 +119,12 @@ struct OuterExpand {
     vals_scratch s_val;
     if (WithValues) s_val = vals_scratch(team.team_scratch(0), piece);
     const std::size_t item = item_begin + team.league_rank();
+    Offset c_begin = a_begin(item), c_end = a_end(item);
+    if (panel) {
+      c_begin = first_row_at_least(c_begin, c_end, row_begin);
+      c_end = first_row_at_least(c_begin, c_end, row_end);
+      if (c_begin == c_end) return;  // the whole team alike: no barrier is left
+    }
     const auto k = k_of(item);
     const Offset b_begin = b_row_map(k);
     const Offset b_len = b_row_map(k + 1) - b_begin;
@@ -93,7 +136,7 @@ struct OuterExpand {
       });
       team.team_barrier();
       Kokkos::parallel_for(
-          Kokkos::TeamThreadRange(team, a_begin(item), a_end(item)), [&](const Offset c) {
+          Kokkos::TeamThreadRange(team, c_begin, c_end), [&](const Offset c) {
             const std::uint64_t dst = offset(csc_to_csr(c)) + base;
             const Scalar a = WithValues ? a_val(c) : Scalar(0);
             Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, len), [&](int t) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libra/core/checked.hpp"
@@ -17,6 +18,7 @@
 #include "libra/format/csr_with_columns.hpp"
 #include "libra/spgemm/impl/outer_shape.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
+#include "libra/spgemm/impl/row_chunks.hpp"
 #include "libra/spgemm/impl/workload_table.hpp"
 #include "libra/spgemm/options.hpp"
 #include "libra/util/memory_budget.hpp"
@@ -44,7 +46,9 @@ struct OuterPlan {
   WorkloadTable<Off, mem> wlt;
   std::uint64_t capacity = 0;  // products per chunk
   std::uint64_t largest_chunk = 0;
+  // Chunk m: table items, or with chunk_rows rows of A, [cuts[m], cuts[m + 1]).
   std::vector<std::size_t> chunk_cuts;
+  bool chunk_rows = false;
   // Work arrays reused by every chunk of both phases.
   Kokkos::View<std::uint64_t*, mem> weight;     // per CSR position of A
   Kokkos::View<std::uint64_t*, mem> offset;     // its exclusive scan
@@ -82,8 +86,9 @@ std::uint64_t outer_fixed_bytes(std::uint64_t rows, std::uint64_t inner,
   const std::uint64_t per_entry =
       sizeof(O) + sizeof(S) + 2 * sizeof(Off) + 2 * 8 + (2 * 8 + sizeof(Off) + 2);
   // row_begin, unique, the bins (rows + keys + their radix copies), a chunk
-  // pattern's row_map and the merge's counts.
-  const std::uint64_t per_row = 8 + 8 + 4 * 4 + 2 * sizeof(Off) + 2 * 8;
+  // pattern's row_map and the merge's counts; planning row chunks: the rows'
+  // products and their scan.
+  const std::uint64_t per_row = 8 + 8 + 4 * 4 + 2 * sizeof(Off) + 2 * 8 + 2 * 8;
   // col_map, item starts, items before and after the sort, keys, order, radix
   // copies, chunk prefix.
   const std::uint64_t per_pair = sizeof(Off) + 8 + 2 * (2 * sizeof(Off) + 16) + 4 * 8 + 8;
@@ -182,12 +187,25 @@ void make_outer_plan(
         std::to_string(fixed + per_team_bytes + plan.wlt.max_b_row * per_product) +
         " bytes");
   }
-  plan.chunk_cuts = plan_chunks(exec, plan.wlt, plan.capacity, temps);
+  plan.chunk_rows = false;
+  if (plan.wlt.total_products > plan.capacity && !options.tuning.outer_chunks_by_items) {
+    auto rows = plan_row_chunks(exec, A, B, plan.capacity, temps);
+    if (!rows.cuts.empty()) {
+      plan.chunk_cuts = std::move(rows.cuts);
+      plan.chunk_rows = true;
+      plan.largest_chunk = rows.largest;
+    }
+  }
+  if (!plan.chunk_rows) {
+    plan.chunk_cuts = plan_chunks(exec, plan.wlt, plan.capacity, temps);
+    plan.largest_chunk = plan.chunk_cuts.size() == 2
+                             ? plan.wlt.total_products
+                             : std::min(plan.capacity, plan.wlt.total_products);
+  }
   st.products = plan.wlt.total_products;
   st.flops = 2 * plan.wlt.total_products;
   st.chunks = static_cast<int>(plan.chunk_cuts.size()) - 1;
-  plan.largest_chunk = st.chunks == 1 ? plan.wlt.total_products
-                                      : std::min(plan.capacity, plan.wlt.total_products);
+  st.paths.row_chunks = plan.chunk_rows ? static_cast<std::uint64_t>(st.chunks) : 0;
   // Rows may come out unsorted only where nothing downstream needs them sorted:
   // the host dense accumulators of a product in one chunk.
   plan.sort_columns = options.sort_columns || spa_bytes == 0 || st.chunks > 1;
