@@ -41,7 +41,8 @@ struct SpmmStats {
   SpmmPath path = SpmmPath::none;
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // teams of the GPU kernel
-  // Panels whose range ends inside a row (their partial sums are added after).
+  // Panels whose range ends inside a row (that row is shared: every panel
+  // holding some of it adds its share with atomics).
   std::uint64_t carries = 0;
   // Staging: rows of X loaded into scratch (summed over panels), and nonzeros
   // of A that read their row of X from scratch instead of global memory.

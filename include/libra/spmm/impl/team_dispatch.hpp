@@ -10,6 +10,7 @@
 #include "libra/core/spaces.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
 #include "libra/spmm/options.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -68,43 +69,48 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
   stats.path = stage ? SpmmPath::team_staged : SpmmPath::team_panels;
   if (panels == 0) return;
 
-  PanelBounds<Exec> bounds(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::panel_bounds"),
-      panels + 1);
-  Kokkos::parallel_for(
-      "libra::spmm::panels",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels + 1),
-      SpmmPanelBounds<Exec, typename AType::row_map_type>{A.row_map, rows, nnz, items,
-                                                          bounds});
-  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::carry"), panels, K);
-  Kokkos::View<std::int64_t*, mem> carry_row(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::carry_row"), panels);
+  // Temporaries from Libra's block cache: no cudaMalloc per call (the release
+  // at the end waits for the kernels, as a cudaFree of a plain view would).
+  Workspace<mem> workspace;
+  const Temps<mem> temps(workspace);
+  const PanelBounds<Exec> bounds = temps.template view2<std::int64_t>(
+      "libra::spmm::panel_bounds", static_cast<std::size_t>(panels) + 1, 2);
+  using Bounds = SpmmPanelBounds<Exec, typename AType::row_map_type, YView>;
+  const Bounds find_bounds{A.row_map, rows, nnz, items, bounds, Y, beta};
+  const auto bounds_policy = light_launch(
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels + 1));
+  if (want_stats) {
+    std::uint64_t inside = 0;
+    Kokkos::parallel_reduce("libra::spmm::panels", bounds_policy, find_bounds, inside);
+    stats.carries = inside;
+  } else {
+    Kokkos::parallel_for("libra::spmm::panels", bounds_policy, find_bounds);
+  }
   const int league = static_cast<int>(panels);
 
   if (stage) {
-    Kokkos::View<O**, Kokkos::LayoutRight, mem> dense(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::dense_columns"),
-        panels, capacity);
-    Kokkos::View<int*, mem> dense_count(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmm::dense_count"),
-        panels);
+    const auto dense = temps.template view2<O>("libra::spmm::dense_columns",
+                                               static_cast<std::size_t>(panels),
+                                               static_cast<std::size_t>(capacity));
+    const auto dense_count = temps.template view<int>("libra::spmm::dense_count",
+                                                      static_cast<std::size_t>(panels));
     Kokkos::View<atomic_u64[2], mem> counters("libra::spmm::stage_counters");
     using Plan = SpmmStagePlan<Exec, AType>;
     Kokkos::parallel_for(
         "libra::spmm::stage_plan",
-        Kokkos::TeamPolicy<Exec>(exec, league, LT::team_threads(128), 1)
-            .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity))),
+        light_launch(
+            Kokkos::TeamPolicy<Exec>(exec, league, LT::team_threads(128), 1)
+                .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity)))),
         Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
              std::numeric_limits<O>::max()});
     using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, true>;
-    Kernel kernel{A.row_map, A.col_idx, A.values,    X,       Y,
-                  alpha,     beta,      rows,        bounds,  carry,
-                  carry_row, dense,     dense_count, capacity};
+    Kernel kernel{A.row_map, A.col_idx, A.values, X,     Y,           alpha,
+                  beta,      rows,      bounds,   dense, dense_count, capacity};
     Kokkos::parallel_for(
         "libra::spmm::team_staged",
-        Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
-            .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K))),
+        light_launch(Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
+                         .set_scratch_size(
+                             0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K)))),
         kernel);
     if (want_stats) {
       const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
@@ -113,26 +119,12 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     }
   } else {
     using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, false>;
-    Kernel kernel{A.row_map, A.col_idx, A.values, X,         Y,  alpha, beta,
-                  rows,      bounds,    carry,    carry_row, {}, {},    0};
+    Kernel kernel{A.row_map, A.col_idx, A.values, X,  Y,  alpha,
+                  beta,      rows,      bounds,   {}, {}, 0};
     Kokkos::parallel_for(
         "libra::spmm::team_panels",
-        Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes), kernel);
-  }
-  Kokkos::parallel_for(
-      "libra::spmm::carry",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels * K),
-      SpmmCarry<Exec, YView>{Y, alpha, carry, carry_row});
-  if (want_stats) {
-    std::uint64_t carries = 0;
-    Kokkos::parallel_reduce(
-        "libra::spmm::count_carries",
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels),
-        KOKKOS_LAMBDA(const std::int64_t t, std::uint64_t& sum) {
-          if (carry_row(t) >= 0) ++sum;
-        },
-        carries);
-    stats.carries = carries;
+        light_launch(Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)),
+        kernel);
   }
 }
 

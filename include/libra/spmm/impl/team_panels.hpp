@@ -3,10 +3,13 @@
 // length (rows + nonzeros, so empty rows, long rows and a single huge row all
 // balance), one team per panel. Inside a team, each thread takes whole rows of
 // the panel and its vector lanes take the K columns: for LayoutRight X the lanes
-// read X(c, k..k+lanes) contiguously (coalesced). A panel that ends inside a row
-// leaves its partial sums for that row in a carry buffer; the team that holds the
-// row's end writes Y = beta * Y + alpha * (its part), and a fix-up kernel adds
-// alpha * carry with atomics.
+// read X(c, k..k+lanes) contiguously (coalesced).
+//
+// A row that panel boundaries cut is shared by several panels: the kernel that
+// finds the boundaries applies beta to it at the first boundary inside it
+// (Y(i,:) = beta * Y(i,:)), and every panel adds alpha times its share with
+// atomics. Rows a panel holds whole are written with a plain store. No carry
+// buffer and no fix-up kernel: two launches and one temporary per call.
 //
 // Dense-column staging (the paper's SpMM, Section 5.1): a plan kernel sorts each
 // panel's column indices in team scratch and lists the columns that more than
@@ -25,21 +28,42 @@
 namespace libra::impl {
 
 template <class Exec>
-using PanelBounds =
-    Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, typename Exec::memory_space>;
+using PanelBounds = Kokkos::View<std::int64_t**, Kokkos::LayoutRight,
+                                 typename Exec::memory_space>;  // panels + 1 x 2
 
-template <class Exec, class RowMap>
+// Boundary t of the panels (first row, first nonzero); the first boundary
+// strictly inside a row applies beta to that row. The reduction counts the
+// boundaries inside rows: the panels that end inside a row.
+template <class Exec, class RowMap, class YView>
 struct SpmmPanelBounds {
+  using S = typename YView::non_const_value_type;
+  using value_type = std::uint64_t;
   RowMap row_map;
   std::int64_t rows, nnz, items;
-  PanelBounds<Exec> bounds;  // panels + 1: (first row, first nonzero)
-  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+  PanelBounds<Exec> bounds;
+  YView Y;
+  S beta;
+  KOKKOS_FUNCTION void operator()(const std::int64_t t, std::uint64_t& inside) const {
     const std::int64_t total = rows + nnz;
     const std::int64_t d = t * items < total ? t * items : total;
     std::int64_t i = 0, j = 0;
     merge_path_search(row_map, rows, nnz, d, i, j);
     bounds(t, 0) = i;
     bounds(t, 1) = j;
+    if (i >= rows) return;
+    // Row i begins at diagonal i + row_map(i). A boundary strictly inside it
+    // (j > row_map(i)) whose previous boundary is not is the first.
+    const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+    if (j <= begin) return;
+    ++inside;
+    if (d - items <= i + begin) {
+      const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
+      for (std::int64_t k = 0; k < K; ++k) Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k);
+    }
+  }
+  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    std::uint64_t unused = 0;
+    (*this)(t, unused);
   }
 };
 
@@ -137,8 +161,6 @@ struct SpmmTeamPanels {
   S alpha, beta;
   std::int64_t rows;
   PanelBounds<Exec> bounds;
-  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry;  // panels x K
-  Kokkos::View<std::int64_t*, mem> carry_row;         // panels; -1: none
   // Staging only.
   Kokkos::View<const O**, Kokkos::LayoutRight, mem> dense;
   Kokkos::View<const int*, mem> dense_count;
@@ -168,20 +190,24 @@ struct SpmmTeamPanels {
       });
       team.team_barrier();
     }
-    // Row i1 gets a carry when the panel holds some of its nonzeros but not its end.
-    const std::int64_t carry_begin = i1 < rows
-                                         ? (static_cast<std::int64_t>(row_map(i1)) > j0
-                                                ? static_cast<std::int64_t>(row_map(i1))
-                                                : j0)
-                                         : j1;
-    const bool has_carry = i1 < rows && j1 > carry_begin;
-    const std::int64_t n = i1 - i0 + (has_carry ? 1 : 0);
+    // Row i1 is the panel's too when the panel holds some of its nonzeros (but
+    // not its end).
+    const std::int64_t last_begin = i1 < rows
+                                        ? (static_cast<std::int64_t>(row_map(i1)) > j0
+                                               ? static_cast<std::int64_t>(row_map(i1))
+                                               : j0)
+                                        : j1;
+    const bool has_partial = i1 < rows && j1 > last_begin;
+    const std::int64_t n = i1 - i0 + (has_partial ? 1 : 0);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](std::int64_t r) {
       const std::int64_t i = i0 + r;
       const std::int64_t rb = static_cast<std::int64_t>(row_map(i));
       const std::int64_t re = static_cast<std::int64_t>(row_map(i + 1));
       const std::int64_t pb = rb > j0 ? rb : j0;
       const std::int64_t pe = re < j1 ? re : j1;
+      // Shared with other panels (beta applied already): add the share.
+      const bool shared = pb > rb || i == i1;
+      if (shared && pb == pe) return;
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K), [&](int k) {
         S sum = S(0);
         for (std::int64_t p = pb; p < pe; ++p) {
@@ -203,32 +229,13 @@ struct SpmmTeamPanels {
           }
           sum += values(p) * x;
         }
-        if (i < i1) {
-          Y(i, k) = beta == S(0) ? alpha * sum : beta * Y(i, k) + alpha * sum;
+        if (shared) {
+          Kokkos::atomic_add(&Y(i, k), alpha * sum);
         } else {
-          carry(t, k) = sum;
+          Y(i, k) = beta == S(0) ? alpha * sum : beta * Y(i, k) + alpha * sum;
         }
       });
     });
-    Kokkos::single(Kokkos::PerTeam(team),
-                   [&]() { carry_row(t) = has_carry ? i1 : std::int64_t(-1); });
-  }
-};
-
-// Adds alpha * the carried partial sums to their rows.
-template <class Exec, class YView>
-struct SpmmCarry {
-  using S = typename YView::non_const_value_type;
-  using mem = typename Exec::memory_space;
-  YView Y;
-  S alpha;
-  Kokkos::View<const S**, Kokkos::LayoutRight, mem> carry;
-  Kokkos::View<const std::int64_t*, mem> carry_row;
-  KOKKOS_FUNCTION void operator()(const std::int64_t idx) const {
-    const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
-    const std::int64_t t = idx / K;
-    const std::int64_t r = carry_row(t);
-    if (r >= 0) Kokkos::atomic_add(&Y(r, idx % K), alpha * carry(t, idx % K));
   }
 };
 
