@@ -11,7 +11,8 @@
 // entry within 1e-9 of its sum of |a * x|. A wrong result is reported as "wrong:
 // ...", never as a time. GFLOP/s = 2 nnz(A) K / time. peak_MB: device memory the
 // checked call allocated through Kokkos (Libra's panel bounds and carries; Y and X
-// are the caller's), or cuSPARSE's work buffer.
+// are the caller's), or cuSPARSE's work buffer. LIBRA_BENCH_SPMM_ITEMS sets
+// SpmmOptions::tuning.panel_items (a sweep; default: Libra's).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -25,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "env_knob.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
 #include "libra/format/kokkos_interop.hpp"
@@ -162,6 +164,7 @@ class LibraRunner : public Runner {
  public:
   LibraRunner(const Matrix& A, const Operands& o, bool staged) : A_(A), o_(o) {
     if (staged) options_.tuning.staging = SpmmStaging::on;
+    options_.tuning.panel_items = static_cast<int>(env_number("LIBRA_BENCH_SPMM_ITEMS"));
   }
   void multiply() override {
     if (o_.right) {

@@ -40,6 +40,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "env_knob.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
 #include "kernel_timer.hpp"
@@ -122,18 +123,6 @@ const char* name_of(Algorithm a) {
 }
 
 // A positive integer from the environment, or 0.
-long long env_number(const char* name) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return 0;
-  const std::string s(text);
-  long long value = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || ptr != s.data() + s.size() || value <= 0) {
-    throw ArgumentError(std::string(name) + "='" + s + "' is not a positive integer");
-  }
-  return value;
-}
-
 SpmvOptions csr_options(bool merge) {
   SpmvOptions o;
   if (merge) {

@@ -1,8 +1,8 @@
 // SpMM, Y = beta * Y + alpha * A * X, against the reference oracle: generated
 // matrices (rectangular, empty rows and columns, 0 x 0, a single very long row),
-// K = 1, 3, 8, 32, 128, float and double, LayoutLeft and LayoutRight, alpha/beta
+// K = 1, 3, 8, 32, 128, 200, float and double, LayoutLeft and LayoutRight, alpha/beta
 // combinations (beta = 0 with NaN in Y), the GPU kernel with dense-column
-// staging forced on and off (host spaces run it too, a thread per team), and the
+// staging forced on and off (host spaces run both GPU kernels too), and the
 // matrices shipped in unit_tests/data (../shared/matrices in the executable
 // labelled `shared`, compiled with LIBRA_TEST_SHARED_MATRICES).
 #include <gtest/gtest.h>
@@ -118,7 +118,9 @@ void check_layouts(const libra::ref::Matrix& a, int K, double alpha, double beta
 
 TEST(Spmm, RectangularEveryKLayoutAndScalar) {
   const auto a = libra::ref::random(300, 170, 6, 11);
-  for (int K : {1, 3, 8, 32, 128}) {
+  // 200: wider than a GPU thread's lanes times its sums, so the chunks are
+  // walked once per block of columns, the last block partial.
+  for (int K : {1, 3, 8, 32, 128, 200}) {
     check_layouts<double>(a, K, 1, 0);
     check_layouts<float>(a, K, 1, 0);
   }

@@ -18,8 +18,8 @@ enum class SpmmPath {
   none,         // nothing to compute (Y has no entries)
   scale_only,   // alpha == 0 or A has no entries: Y = beta * Y
   host_rows,    // host spaces: a thread per row, dynamic scheduling
-  team_panels,  // GPU kernel: a team per nnz-balanced panel, lanes across K
-  team_staged   // the GPU kernel with dense-column staging
+  team_panels,  // GPU kernel: a thread per merge-path chunk, lanes across K
+  team_staged   // the GPU kernel with dense-column staging: a team per panel
 };
 const char* to_string(SpmmPath path) noexcept;
 
@@ -32,7 +32,8 @@ struct SpmmOptions {
     SpmmStaging staging = SpmmStaging::automatic;
     // Team scratch bytes the staging may use (0: LaunchTraits' default).
     int scratch_bytes = 0;
-    // Merge-path items (rows + nonzeros of A) per panel (0: chosen from K).
+    // Merge-path items (rows + nonzeros of A) per thread's chunk, or with
+    // staging per panel (0: Libra's choice).
     int panel_items = 0;
   } tuning;
 };
@@ -40,9 +41,9 @@ struct SpmmOptions {
 struct SpmmStats {
   SpmmPath path = SpmmPath::none;
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
-  std::uint64_t panels = 0;  // teams of the GPU kernel
-  // Panels whose range ends inside a row (that row is shared: every panel
-  // holding some of it adds its share with atomics).
+  std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
+  // Chunks or panels whose range ends inside a row (that row is shared: every
+  // one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;
   // Staging: rows of X loaded into scratch (summed over panels), and nonzeros
   // of A that read their row of X from scratch instead of global memory.

@@ -9,6 +9,7 @@
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
+#include "libra/spmm/impl/thread_chunks.hpp"
 #include "libra/spmm/options.hpp"
 #include "libra/util/workspace.hpp"
 
@@ -41,11 +42,12 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
   const std::int64_t rows = A.num_rows;
   const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
 
-  std::int64_t items = options.tuning.panel_items > 0
-                           ? options.tuning.panel_items
-                           : std::max<std::int64_t>(32 * shape.threads, 512);
   // Staging: the rows of X a panel can hold in its scratch.
   bool stage = options.tuning.staging == SpmmStaging::on;  // automatic: off (README)
+  // Merge-path items a staged panel (a team) or a thread's chunk holds.
+  std::int64_t items = options.tuning.panel_items > 0 ? options.tuning.panel_items
+                       : stage ? std::max<std::int64_t>(32 * shape.threads, 512)
+                               : spmm_chunk_items;
   const int scratch = options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes
                                                        : LT::scratch_bytes();
   int capacity = 0;
@@ -118,12 +120,14 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
       stats.staged_reads = h(1);
     }
   } else {
-    using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, false>;
-    Kernel kernel{A.row_map, A.col_idx, A.values, X,  Y,  alpha,
-                  beta,      rows,      bounds,   {}, {}, 0};
+    // Panels here are the threads' chunks: a team takes shape.threads of them.
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView>;
+    const Kernel kernel{A.row_map, A.col_idx, A.values, X,           Y,     alpha,
+                        beta,      rows,      panels,   shape.lanes, bounds};
+    const int teams = static_cast<int>((panels + shape.threads - 1) / shape.threads);
     Kokkos::parallel_for(
-        "libra::spmm::team_panels",
-        light_launch(Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)),
+        "libra::spmm::thread_chunks",
+        light_launch(Kokkos::TeamPolicy<Exec>(exec, teams, shape.threads, shape.lanes)),
         kernel);
   }
 }

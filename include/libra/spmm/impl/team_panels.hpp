@@ -31,7 +31,8 @@ template <class Exec>
 using PanelBounds = Kokkos::View<std::int64_t**, Kokkos::LayoutRight,
                                  typename Exec::memory_space>;  // panels + 1 x 2
 
-// Boundary t of the panels (first row, first nonzero); the first boundary
+// Boundary t of the panels, or of thread_chunks.hpp's chunks, at diagonal
+// t * items of the merge path: (first row, first nonzero); the first boundary
 // strictly inside a row applies beta to that row. The reduction counts the
 // boundaries inside rows: the panels that end inside a row.
 template <class Exec, class RowMap, class YView>
