@@ -19,7 +19,7 @@
 namespace libra::impl {
 
 inline constexpr int chunk_columns = 4;              // sums per vector lane
-inline constexpr std::int64_t spmm_chunk_items = 8;  // merge-path steps per thread
+inline constexpr std::int64_t spmm_chunk_items = 16;  // merge-path steps per thread
 
 template <class Exec, class AType, class XView, class YView>
 struct SpmmThreadChunks {
