@@ -277,23 +277,34 @@ def spmm_table(cases):
     return table
 
 
+def spmm_headline(ratios):
+    """Per baseline: Libra's time over the baseline's, overall and per K."""
+    lines = ["## Headline", ""]
+    for b, rs in ratios.items():
+        if not rs:
+            continue
+        mine = SPMM_AGAINST[b]
+        lines.append(f"- **{mine} / {b}** (time; below 1: Libra faster): geometric mean "
+                     f"{num(geomean([r for _, _, r in rs]))} over {len(rs)} (matrix, K) "
+                     f"pairs, Libra faster on {sum(r < 1 for _, _, r in rs)}")
+        for k in sorted({k for _, k, _ in rs}):
+            ks = [(m, r) for m, kk, r in rs if kk == k]
+            best = min(ks, key=lambda x: x[1])
+            worst = max(ks, key=lambda x: x[1])
+            lines.append(f"  - K = {k}: {num(geomean([r for _, r in ks]))} over {len(ks)}, "
+                         f"from {num(best[1])} (`{best[0]}`) to {num(worst[1])} "
+                         f"(`{worst[0]}`)")
+    return lines + [""] if len(lines) > 2 else []
+
+
 def spmm_markdown(results):
     cases = results["cases"]
     table = spmm_table(cases)
     algs = [a for a in SPMM_ORDER if any(a in v for v in table.values())]
-    lines = header(results, "spmm")
-    lines += ["Y = A * X with X dense (K columns), GFLOP/s = 2 nnz(A) K / time, with the "
-              "median time in parentheses. libra_spmm takes LayoutRight X and Y, "
-              "libra_spmm_left LayoutLeft; libra_spmm_staged forces the dense-column "
-              "staging on (GPU builds). kokkos_kernels is KokkosSparse::spmv with a "
-              "LayoutLeft multivector, cusparse cusparseSpMM on row-major X and Y. Every "
-              "result was checked against the reference oracle before it was timed. "
-              "Ratios: Libra's time in the baseline's layout over the baseline's "
-              "(below 1: Libra faster).", ""]
     ratio_cols = [b for b in SPMM_AGAINST if b in algs]
     head = (["matrix", "kind", "rows", "nnz(A)", "K"] + algs +
             [f"{SPMM_AGAINST[b]} / {b}" for b in ratio_cols] + ["peak MB (libra_spmm)"])
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    body = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios = {b: [] for b in ratio_cols}
     for (matrix, k), variants in table.items():
         info = matrix_info(variants)
@@ -311,18 +322,23 @@ def spmm_markdown(results):
             mine, theirs = variants.get(SPMM_AGAINST[b]), variants.get(b)
             if mine and theirs and mine["status"] == "ok" and theirs["status"] == "ok":
                 r = mine["median_ms"] / theirs["median_ms"]
-                ratios[b].append(r)
+                ratios[b].append((matrix, k, r))
                 row.append(num(r))
             else:
                 row.append("")
         lib = variants.get("libra_spmm")
         row.append(num(lib["counters"].get("peak_MB")) if lib and lib["status"] == "ok" else "")
-        lines.append("| " + " | ".join(row) + " |")
-    for b, rs in ratios.items():
-        if rs:
-            lines.append("")
-            lines.append(f"- {SPMM_AGAINST[b]} / {b}: geometric mean {num(geomean(rs))} over "
-                         f"{len(rs)} (matrix, K) pairs")
+        body.append("| " + " | ".join(row) + " |")
+    lines = header(results, "spmm") + spmm_headline(ratios)
+    lines += ["Y = A * X with X dense (K columns), GFLOP/s = 2 nnz(A) K / time, with the "
+              "median time in parentheses. libra_spmm takes LayoutRight X and Y, "
+              "libra_spmm_left LayoutLeft; libra_spmm_staged forces the dense-column "
+              "staging on (GPU builds). kokkos_kernels is KokkosSparse::spmv with a "
+              "LayoutLeft multivector, cusparse cusparseSpMM on row-major X and Y. Every "
+              "result was checked against the reference oracle before it was timed. "
+              "Ratios: Libra's time in the baseline's layout over the baseline's "
+              "(below 1: Libra faster).", ""]
+    lines += body
     lines += failures_section([c for c in cases if c["benchmark"] == "spmm"])
     return "\n".join(lines) + "\n"
 
