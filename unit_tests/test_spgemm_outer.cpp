@@ -243,6 +243,58 @@ TYPED_TEST(SpgemmOuter, GivenColumnsAreNotTransposedAgain) {
     const bool outer = algorithm == libra::SpgemmAlgorithm::outer;
     EXPECT_EQ(plain.paths.a_transposed, outer ? static_cast<std::uint64_t>(A.nnz()) : 0u);
   }
+  // Chunked by row panels, which narrow each column by binary search over its
+  // rows: given columns whose rows descend are detected, and the chunks are cut
+  // by table items instead.
+  {
+    const auto g = rounded<S>(skewed(3000, 12));
+    const auto G = libra::test::from_ref<S, O, Off, Device>(g);
+    const auto sorted = libra::with_columns(Exec(), G);
+    // Copies (create_mirror, not a view that may alias on host spaces): the
+    // sorted columns must stay as they are.
+    auto row = Kokkos::create_mirror(Kokkos::HostSpace(), sorted.csc.row_idx);
+    auto val = Kokkos::create_mirror(Kokkos::HostSpace(), sorted.csc.values);
+    auto pos = Kokkos::create_mirror(Kokkos::HostSpace(), sorted.csr_position);
+    Kokkos::deep_copy(row, sorted.csc.row_idx);
+    Kokkos::deep_copy(val, sorted.csc.values);
+    Kokkos::deep_copy(pos, sorted.csr_position);
+    const auto map = libra::ref::transpose(g).ptr;  // where G's columns start
+    for (std::size_t j = 0; j + 1 < map.size(); ++j) {
+      for (auto p = map[j], q = map[j + 1]; p + 1 < q; ++p, --q) {
+        std::swap(row(p), row(q - 1));
+        std::swap(val(p), val(q - 1));
+        std::swap(pos(p), pos(q - 1));
+      }
+    }
+    typename libra::Csc<S, O, Off, Device>::index_type d_row("row", row.extent(0));
+    typename libra::Csc<S, O, Off, Device>::values_type d_val("val", val.extent(0));
+    typename libra::CsrWithColumns<S, O, Off, Device>::position_type d_pos("pos",
+                                                                           pos.extent(0));
+    Kokkos::deep_copy(d_row, row);
+    Kokkos::deep_copy(d_val, val);
+    Kokkos::deep_copy(d_pos, pos);
+    const libra::CsrWithColumns<S, O, Off, Device> reversed(
+        G,
+        libra::Csc<S, O, Off, Device>(G.num_rows, G.num_cols, sorted.csc.col_map, d_row,
+                                      d_val),
+        d_pos);
+    std::vector<double> g_largest, g_terms;
+    const auto g_expected = libra::ref::spgemm(g, g, &g_largest, &g_terms);
+    const auto g_scale = TypeParam::scale(g_largest, g_terms);
+    libra::SpgemmOptions options;
+    options.algorithm = libra::SpgemmAlgorithm::outer;
+    options.memory_budget = 4'200'000;
+    for (const auto* given : {&sorted, &reversed}) {
+      libra::SpgemmStats st;
+      const auto C = libra::spgemm(Exec(), *given, G, options, &st);
+      EXPECT_TRUE(libra::test::same_matrix(g_expected, libra::test::to_ref(C),
+                                           TypeParam::tol(), &g_scale));
+      EXPECT_GE(st.chunks, 3);
+      EXPECT_EQ(st.paths.a_transposed, 0u);
+      EXPECT_EQ(st.paths.row_chunks,
+                given == &sorted ? static_cast<std::uint64_t>(st.chunks) : 0u);
+    }
+  }
   // Columns of another matrix are refused by their shape.
   const auto Q =
       libra::test::from_ref<S, O, Off, Device>(libra::ref::random(3000, 901, 5, 18));

@@ -14,7 +14,8 @@ namespace libra {
 
 // `csc` holds the entries of `csr`, values included, and csr_position(p) is
 // the CSR position of CSC entry p. Only shapes and sizes are checked: the
-// entries themselves are the caller's promise.
+// entries themselves are the caller's promise. Rows need not ascend within a
+// column (lbGEMM checks before it cuts chunks by row panels, which need them to).
 template <class Scalar, class Ordinal, class Offset, class Device>
 struct CsrWithColumns {
   using csr_type = Csr<Scalar, Ordinal, Offset, Device>;

@@ -190,7 +190,7 @@ void make_outer_plan(
   plan.chunk_rows = false;
   if (plan.wlt.total_products > plan.capacity && !options.tuning.outer_chunks_by_items) {
     auto rows = plan_row_chunks(exec, A, B, plan.capacity, temps);
-    if (!rows.cuts.empty()) {
+    if (!rows.cuts.empty() && (!given || rows_ascend_in_columns(exec, given->csc))) {
       plan.chunk_cuts = std::move(rows.cuts);
       plan.chunk_rows = true;
       plan.largest_chunk = rows.largest;

@@ -66,6 +66,25 @@ RowChunks plan_row_chunks(const Exec& exec, const Csr& A, const Csr& B,
   return out;
 }
 
+// Whether the rows ascend within every column of a CSC matrix: the expand
+// kernel narrows a column to a row panel by binary search. Libra's own CSC
+// always does; a caller's (CsrWithColumns) need not.
+template <class Exec, class Csc>
+bool rows_ascend_in_columns(const Exec& exec, const Csc& A) {
+  const auto col_map = A.col_map;
+  const auto row_idx = A.row_idx;
+  std::uint64_t descents = 0;
+  Kokkos::parallel_reduce(
+      "libra::spgemm::outer::rows_ascend",
+      Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::size_t>(A.num_cols)),
+      KOKKOS_LAMBDA(const std::size_t j, std::uint64_t& n) {
+        for (auto p = col_map(j) + 1; p < col_map(j + 1); ++p)
+          n += row_idx(p) < row_idx(p - 1);
+      },
+      descents);
+  return descents == 0;
+}
+
 // C's pattern from the chunks' patterns of row panels: part m holds the rows
 // [cuts[m], cuts[m + 1]) and no others.
 template <class Exec, class Pattern>
