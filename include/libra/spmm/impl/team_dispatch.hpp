@@ -105,7 +105,7 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
                 .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity)))),
         Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
              std::numeric_limits<O>::max()});
-    using Kernel = SpmmTeamPanels<Exec, AType, XView, YView, true>;
+    using Kernel = SpmmStagedPanels<Exec, AType, XView, YView>;
     Kernel kernel{A.row_map, A.col_idx, A.values, X,     Y,           alpha,
                   beta,      rows,      bounds,   dense, dense_count, capacity};
     Kokkos::parallel_for(

@@ -1,15 +1,15 @@
 #pragma once
-// SpMM on GPUs: A's rows and nonzeros are cut into panels of equal merge-path
-// length (rows + nonzeros, so empty rows, long rows and a single huge row all
-// balance), one team per panel. Inside a team, each thread takes whole rows of
-// the panel and its vector lanes take the K columns: for LayoutRight X the lanes
-// read X(c, k..k+lanes) contiguously (coalesced).
+// SpMM on GPUs, the pieces the two kernels share and the staged kernel.
+// A's rows and nonzeros are cut at equal merge-path lengths (rows + nonzeros),
+// so empty rows, long rows and a single huge row all balance: into a chunk per
+// thread (thread_chunks.hpp, the default) or, with staging, a panel per team,
+// each thread of which takes whole rows, its vector lanes the K columns.
 //
-// A row that panel boundaries cut is shared by several panels: the kernel that
-// finds the boundaries applies beta to it at the first boundary inside it
-// (Y(i,:) = beta * Y(i,:)), and every panel adds alpha times its share with
-// atomics. Rows a panel holds whole are written with a plain store. No carry
-// buffer and no fix-up kernel: two launches and one temporary per call.
+// A row that boundaries cut is shared by several pieces: the kernel that finds
+// the boundaries applies beta to it at the first boundary inside it
+// (Y(i,:) = beta * Y(i,:)), and every piece adds alpha times its share with
+// atomics. Rows a piece holds whole are written with a plain store. No carry
+// buffer and no fix-up kernel.
 //
 // Dense-column staging (the paper's SpMM, Section 5.1): a plan kernel sorts each
 // panel's column indices in team scratch and lists the columns that more than
@@ -143,8 +143,22 @@ struct SpmmStagePlan {
   }
 };
 
-template <class Exec, class AType, class XView, class YView, bool Staged>
-struct SpmmTeamPanels {
+// Y(i, k) from a panel's or a chunk's sum over row i: a plain store when it
+// holds the whole row, else an atomic add of its share (beta was applied to
+// the row where the boundaries were found).
+template <class YView, class S>
+KOKKOS_INLINE_FUNCTION void spmm_write(const YView& Y, std::int64_t i, int k, S alpha,
+                                       S beta, S sum, bool shared) {
+  if (shared) {
+    Kokkos::atomic_add(&Y(i, k), alpha * sum);
+  } else {
+    Y(i, k) = beta == S(0) ? alpha * sum : beta * Y(i, k) + alpha * sum;
+  }
+}
+
+// The staged kernel: a team per panel, a thread per row of the panel.
+template <class Exec, class AType, class XView, class YView>
+struct SpmmStagedPanels {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using mem = typename Exec::memory_space;
   using scratch = typename Exec::scratch_memory_space;
@@ -162,7 +176,6 @@ struct SpmmTeamPanels {
   S alpha, beta;
   std::int64_t rows;
   PanelBounds<Exec> bounds;
-  // Staging only.
   Kokkos::View<const O**, Kokkos::LayoutRight, mem> dense;
   Kokkos::View<const int*, mem> dense_count;
   int capacity = 0;
@@ -176,21 +189,16 @@ struct SpmmTeamPanels {
     const std::int64_t i0 = bounds(t, 0), j0 = bounds(t, 1);
     const std::int64_t i1 = bounds(t + 1, 0), j1 = bounds(t + 1, 1);
     const int K = static_cast<int>(Y.extent(1));
-    cols_scratch cols;
-    rows_scratch xs;
-    int nd = 0;
-    if constexpr (Staged) {
-      cols = cols_scratch(team.team_scratch(0), capacity);
-      xs = rows_scratch(team.team_scratch(0), capacity, K);
-      nd = dense_count(t);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nd), [&](int d) {
-        const O c = dense(t, d);
-        Kokkos::single(Kokkos::PerThread(team), [&]() { cols(d) = c; });
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K),
-                             [&](int k) { xs(d, k) = X(c, k); });
-      });
-      team.team_barrier();
-    }
+    const cols_scratch cols(team.team_scratch(0), capacity);
+    const rows_scratch xs(team.team_scratch(0), capacity, K);
+    const int nd = dense_count(t);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nd), [&](int d) {
+      const O c = dense(t, d);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { cols(d) = c; });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, K),
+                           [&](int k) { xs(d, k) = X(c, k); });
+    });
+    team.team_barrier();
     // Row i1 is the panel's too when the panel holds some of its nonzeros (but
     // not its end).
     const std::int64_t last_begin = i1 < rows
@@ -213,28 +221,18 @@ struct SpmmTeamPanels {
         S sum = S(0);
         for (std::int64_t p = pb; p < pe; ++p) {
           const O c = col_idx(p);
-          S x;
-          if constexpr (Staged) {
-            int lo = 0, hi = nd;
-            while (lo < hi) {
-              const int mid = (lo + hi) / 2;
-              if (cols(mid) < c) {
-                lo = mid + 1;
-              } else {
-                hi = mid;
-              }
+          int lo = 0, hi = nd;
+          while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (cols(mid) < c) {
+              lo = mid + 1;
+            } else {
+              hi = mid;
             }
-            x = lo < nd && cols(lo) == c ? xs(lo, k) : X(c, k);
-          } else {
-            x = X(c, k);
           }
-          sum += values(p) * x;
+          sum += values(p) * (lo < nd && cols(lo) == c ? xs(lo, k) : X(c, k));
         }
-        if (shared) {
-          Kokkos::atomic_add(&Y(i, k), alpha * sum);
-        } else {
-          Y(i, k) = beta == S(0) ? alpha * sum : beta * Y(i, k) + alpha * sum;
-        }
+        spmm_write(Y, i, k, alpha, beta, sum, shared);
       });
     });
   }

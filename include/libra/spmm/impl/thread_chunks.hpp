@@ -18,7 +18,7 @@
 
 namespace libra::impl {
 
-inline constexpr int chunk_columns = 4;              // sums per vector lane
+inline constexpr int chunk_columns = 4;               // sums per vector lane
 inline constexpr std::int64_t spmm_chunk_items = 16;  // merge-path steps per thread
 
 template <class Exec, class AType, class XView, class YView>
@@ -42,11 +42,7 @@ struct SpmmThreadChunks {
     for (int r = 0; r < chunk_columns; ++r) {
       const int k = k0 + r * lanes;
       if (k >= K) break;
-      if (cut) {
-        Kokkos::atomic_add(&Y(i, k), alpha * sum[r]);
-      } else {
-        Y(i, k) = beta == S(0) ? alpha * sum[r] : beta * Y(i, k) + alpha * sum[r];
-      }
+      spmm_write(Y, i, k, alpha, beta, sum[r], cut);
     }
   }
 
