@@ -1,0 +1,181 @@
+#pragma once
+// What running two execution spaces at once needs, in one place: a device's
+// separate instances for compute, uploads and downloads (CUDA streams, so that
+// copies overlap kernels), the host memory copies stage through (pinned on CUDA,
+// so that copies are asynchronous), stopwatches for copies on those instances,
+// and a second host thread for the side that is not OpenMP (Kokkos 3.4's OpenMP
+// runs parallel regions only from the thread that initialised it).
+#include <Kokkos_Core.hpp>
+#include <exception>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace libra::impl {
+
+// Raw CUDA calls (src/core/cuda_streams.cpp), so that no header needs
+// cuda_runtime.h. In builds without CUDA they throw.
+void* cuda_stream_create(int device);
+void cuda_stream_destroy(void* stream) noexcept;
+void cuda_set_device(int device);
+void* cuda_event_record(void* stream);
+// Seconds between two recorded events; waits for `end`.
+double cuda_event_seconds(void* begin, void* end);
+void cuda_event_destroy(void* event) noexcept;
+
+template <class Exec>
+inline constexpr bool is_cuda_space = false;
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+inline constexpr bool is_cuda_space<Kokkos::Cuda> = true;
+#endif
+
+// Host memory that copies to and from Exec's memory go through.
+template <class Exec>
+struct StagingSpaceOf {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct StagingSpaceOf<Kokkos::Cuda> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+template <class Exec>
+using StagingSpace = typename StagingSpaceOf<Exec>::type;
+
+// Three instances of Exec: kernels on `compute`, host-to-device copies on `up`,
+// device-to-host copies on `down`. On CUDA each has a stream of its own, created
+// here and destroyed with the lanes; other spaces get copies of `exec` (their
+// copies are synchronous anyway).
+template <class Exec>
+class DeviceLanes {
+ public:
+  explicit DeviceLanes(const Exec& exec) : compute(exec), up(exec), down(exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      for (auto*& s : streams_) s = cuda_stream_create(exec.cuda_device());
+      compute = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[0]));
+      up = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[1]));
+      down = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[2]));
+    }
+#endif
+  }
+  DeviceLanes(const DeviceLanes&) = delete;
+  DeviceLanes& operator=(const DeviceLanes&) = delete;
+  ~DeviceLanes() {
+    fence_all();
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      // The instances refer to the streams: they go first.
+      compute = up = down = Kokkos::Cuda();
+      for (void* s : streams_) cuda_stream_destroy(s);
+    }
+#endif
+  }
+  void fence_all() const noexcept {
+    try {
+      compute.fence();
+      up.fence();
+      down.fence();
+    } catch (...) {
+    }
+  }
+
+  Exec compute, up, down;
+
+ private:
+  void* streams_[3] = {nullptr, nullptr, nullptr};
+};
+
+// Total seconds the copies between begin() and end() took on their instance:
+// CUDA events on a CUDA instance (the copies are asynchronous), the host clock
+// elsewhere (they are not).
+template <class Exec>
+class CopyClock {
+ public:
+  void begin(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      open_ = cuda_event_record(exec.cuda_stream());
+      return;
+    }
+#endif
+    (void)exec;
+    timer_.reset();
+  }
+  void end(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      pairs_.emplace_back(open_, cuda_event_record(exec.cuda_stream()));
+      open_ = nullptr;
+      return;
+    }
+#endif
+    exec.fence();
+    seconds_ += timer_.seconds();
+  }
+  // Waits for the recorded copies.
+  double seconds() {
+    for (auto& p : pairs_) {
+      seconds_ += cuda_event_seconds(p.first, p.second);
+      cuda_event_destroy(p.first);
+      cuda_event_destroy(p.second);
+    }
+    pairs_.clear();
+    return seconds_;
+  }
+  ~CopyClock() {
+    for (auto& p : pairs_) {
+      cuda_event_destroy(p.first);
+      cuda_event_destroy(p.second);
+    }
+    if (open_) cuda_event_destroy(open_);
+  }
+
+ private:
+  Kokkos::Timer timer_;
+  double seconds_ = 0;
+  void* open_ = nullptr;
+  std::vector<std::pair<void*, void*>> pairs_;
+};
+
+// Whether Exec's parallel regions must be launched from the thread that
+// initialised Kokkos (OpenMP's do).
+template <class Exec>
+inline constexpr bool needs_initial_thread = false;
+#if defined(KOKKOS_ENABLE_OPENMP)
+template <>
+inline constexpr bool needs_initial_thread<Kokkos::OpenMP> = true;
+#endif
+
+// Runs first() and second() at the same time, first() on this thread, second()
+// on a new one, and rethrows the first exception either threw once both ended.
+// A CUDA space used on the new thread gets its device made current there.
+template <class SecondExec, class First, class Second>
+void run_side_by_side(const SecondExec& second_exec, First&& first, Second&& second) {
+  std::exception_ptr second_error;
+  std::thread worker([&] {
+    try {
+#if defined(KOKKOS_ENABLE_CUDA)
+      if constexpr (is_cuda_space<SecondExec>) cuda_set_device(second_exec.cuda_device());
+#endif
+      second();
+    } catch (...) {
+      second_error = std::current_exception();
+    }
+  });
+  std::exception_ptr first_error;
+  try {
+    first();
+  } catch (...) {
+    first_error = std::current_exception();
+  }
+  worker.join();
+  (void)second_exec;
+  if (first_error) std::rethrow_exception(first_error);
+  if (second_error) std::rethrow_exception(second_error);
+}
+
+}  // namespace libra::impl

@@ -1,0 +1,303 @@
+#pragma once
+// Heterogeneous SpGEMM (ApSpGEMM, Section 5.2): C = A * B computed by a device
+// and the host at the same time, and out-of-core products on a device too small
+// for them.
+//
+//   libra::HeteroStats st;
+//   auto C = libra::spgemm_hetero(Kokkos::Cuda(), Kokkos::OpenMP(), A, B, {}, &st);
+//
+// The rows of A are ranked by their affinity for the device (impl/hetero_split.hpp);
+// the device takes the first R of the products, the host the rest, each with
+// Libra's SpGEMM. R = K / (K + 1), K measured (HeteroOptions::gpu_share). The
+// device runs its rows in panels whose copies overlap compute, cut smaller when
+// its memory (HeteroOptions::device_memory) cannot hold them all.
+//
+// A and B may be in host memory (the paper's setting) or in the device's; C comes
+// back where they are. In a host-only build OpenMP can play the device and
+// Serial the host: the same code runs, which is how CI tests it. The side whose
+// space is OpenMP runs on the calling thread, the other on a second thread.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "libra/core/error.hpp"
+#include "libra/core/exec_lanes.hpp"
+#include "libra/core/launch_traits.hpp"
+#include "libra/format/csr.hpp"
+#include "libra/spgemm/hetero_options.hpp"
+#include "libra/spgemm/impl/hetero_assemble.hpp"
+#include "libra/spgemm/impl/hetero_sides.hpp"
+#include "libra/spgemm/impl/hetero_split.hpp"
+#include "libra/util/memory_budget.hpp"
+
+namespace libra {
+
+namespace impl {
+
+// The view of another matrix's memory under another device type of the same
+// memory space (unmanaged: the caller keeps the original alive).
+template <class D, class S, class O, class Off, class FromD>
+Csr<S, O, Off, D> alias_csr(const Csr<S, O, Off, FromD>& m) {
+  using M = Csr<S, O, Off, D>;
+  using U = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  return M(
+      m.num_rows, m.num_cols,
+      Kokkos::View<const Off*, Kokkos::LayoutLeft, D, U>(m.row_map.data(),
+                                                         m.row_map.extent(0)),
+      Kokkos::View<O*, Kokkos::LayoutLeft, D, U>(m.col_idx.data(), m.col_idx.extent(0)),
+      Kokkos::View<S*, Kokkos::LayoutRight, D, U>(m.values.data(), m.values.extent(0)));
+}
+
+// The matrix in D's memory: an alias when it is there, else a copy.
+template <class D, class S, class O, class Off, class FromD>
+Csr<S, O, Off, D> matrix_in(const Csr<S, O, Off, FromD>& m) {
+  if constexpr (std::is_same<typename D::memory_space,
+                             typename FromD::memory_space>::value) {
+    return alias_csr<D>(m);
+  } else {
+    typename Csr<S, O, Off, D>::row_map_non_const_type rm(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::row_map"),
+        m.row_map.extent(0));
+    typename Csr<S, O, Off, D>::index_type col(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::col"),
+        m.col_idx.extent(0));
+    typename Csr<S, O, Off, D>::values_type val(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::values"),
+        m.values.extent(0));
+    Kokkos::deep_copy(rm, m.row_map);
+    Kokkos::deep_copy(col, m.col_idx);
+    Kokkos::deep_copy(val, m.values);
+    return Csr<S, O, Off, D>(m.num_rows, m.num_cols, rm, col, val);
+  }
+}
+
+// Runs the device's and the host's work at the same time; the OpenMP side (if
+// either is) keeps the calling thread.
+template <class DevExec, class HostExec, class DeviceWork, class HostWork>
+void run_sides(const DevExec& device, const HostExec& host, DeviceWork&& device_work,
+               HostWork&& host_work) {
+  if constexpr (needs_initial_thread<HostExec>) {
+    run_side_by_side(device, host_work, device_work);
+  } else {
+    run_side_by_side(host, device_work, host_work);
+  }
+}
+
+}  // namespace impl
+
+template <class DevExec, class HostExec, class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
+                                HeteroHandle& handle, const Csr<S, O, Off, D>& A,
+                                const Csr<S, O, Off, D>& B,
+                                HeteroStats* stats = nullptr) {
+  static_assert(Kokkos::is_execution_space<DevExec>::value &&
+                    Kokkos::is_execution_space<HostExec>::value,
+                "spgemm_hetero takes a device and a host execution space");
+  static_assert(impl::is_host_space<HostExec>::value,
+                "spgemm_hetero: the second space must be a host space");
+  static_assert(!std::is_same<DevExec, HostExec>::value,
+                "spgemm_hetero: the two sides need two different execution spaces");
+  static_assert(
+      !(impl::needs_initial_thread<DevExec> && impl::needs_initial_thread<HostExec>),
+      "spgemm_hetero: only one side can be OpenMP");
+  using DevMem = typename DevExec::memory_space;
+  using InMem = typename D::memory_space;
+  static_assert(std::is_same<InMem, DevMem>::value ||
+                    Kokkos::SpaceAccessibility<Kokkos::HostSpace, InMem>::accessible,
+                "spgemm_hetero: A and B must be in host memory or in the device's");
+  using HostD = Kokkos::Device<HostExec, Kokkos::HostSpace>;
+  using DevD = Kokkos::Device<DevExec, DevMem>;
+  using HostMatrix = Csr<S, O, Off, HostD>;
+  using DevMatrix = Csr<S, O, Off, DevD>;
+  using Host = Kokkos::DefaultHostExecutionSpace;  // the calling thread's host space
+
+  const HeteroOptions& options = handle.options();
+  if (A.num_cols != B.num_rows) {
+    throw ShapeError("spgemm_hetero: A is " + std::to_string(A.num_rows) + " x " +
+                     std::to_string(A.num_cols) + " but B is " +
+                     std::to_string(B.num_rows) + " x " + std::to_string(B.num_cols) +
+                     " (inner dimensions differ)");
+  }
+  if (!(options.gpu_share <= 1) || std::isnan(options.gpu_share)) {
+    throw ArgumentError(
+        "spgemm_hetero: gpu_share must be in [0, 1] (negative: measured)");
+  }
+  if (!(options.calibration_share > 0 && options.calibration_share < 0.5)) {
+    throw ArgumentError("spgemm_hetero: calibration_share must be in (0, 0.5)");
+  }
+  Kokkos::Timer total;
+  HeteroStats st;
+
+  // Host copies for the host side and the ranking; device copies where the
+  // inputs are there already.
+  const HostMatrix Ah = impl::matrix_in<HostD>(A);
+  const HostMatrix Bh = impl::matrix_in<HostD>(B);
+  constexpr bool on_device = std::is_same<InMem, DevMem>::value;
+  DevMatrix a_dev, b_dev;
+  if constexpr (on_device) {
+    a_dev = impl::alias_csr<DevD>(A);
+    b_dev = impl::alias_csr<DevD>(B);
+  }
+  const bool a_resident = on_device && !options.tuning.stage_a;
+
+  const impl::HeteroOrder order = impl::affinity_order(Host(), Ah, Bh);
+  st.products = order.total;
+
+  // The device's memory: B (unless it is there and the budget is the card's free
+  // memory, which already leaves it out), two panels in flight, temporaries.
+  const std::uint64_t b_bytes =
+      B.row_map.extent(0) * sizeof(Off) + B.col_idx.extent(0) * (sizeof(O) + sizeof(S));
+  std::size_t budget = options.device_memory;
+  std::uint64_t b_counted = b_bytes;
+  if (budget == 0) {
+    bool cuda = false;
+    int cuda_device = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (impl::is_cuda_space<DevExec>) {
+      cuda = true;
+      cuda_device = device.cuda_device();
+    }
+#endif
+    budget = static_cast<std::size_t>(
+        0.9 * static_cast<double>(free_memory_bytes(cuda, cuda_device)));
+    if (on_device) b_counted = 0;
+  }
+  st.device_memory = budget;
+  const impl::DeviceMemorySplit memory = impl::split_device_memory(budget, b_counted);
+  const std::uint64_t cap = memory.panel;
+  st.panel_bytes = cap;
+  SpgemmOptions device_options = options.spgemm;
+  device_options.memory_budget =
+      options.spgemm.memory_budget
+          ? std::min<std::size_t>(options.spgemm.memory_budget, memory.spgemm_budget)
+          : memory.spgemm_budget;
+  device_options.progress = nullptr;
+  SpgemmOptions host_options = options.spgemm;
+  host_options.progress = nullptr;
+  const impl::DeviceRowCost<S, O, Off> cost{static_cast<std::uint64_t>(B.num_cols)};
+  const auto device_panels = [&](std::size_t begin, std::size_t end) {
+    const auto whole =
+        impl::plan_device_panels(order, Ah, begin, end, cost, cap, ~std::uint64_t(0));
+    if (whole.size() > 1) st.out_of_core = true;
+    const std::uint64_t products = order.products(begin, end);
+    const std::uint64_t per_panel =
+        options.tuning.panel_products
+            ? options.tuning.panel_products
+            : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
+    return impl::plan_device_panels(order, Ah, begin, end, cost, cap, per_panel);
+  };
+
+  impl::DeviceLanes<DevExec> lanes(device);
+  impl::DeviceSide<S, O, Off, DevExec, HostMatrix> dev_side(
+      lanes, order, Ah, Bh, a_resident ? &a_dev : nullptr, on_device ? &b_dev : nullptr,
+      device_options);
+  impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
+
+  // R: given, kept from the handle's last calibration, or measured now on a
+  // share of the products from each end of the ranking.
+  std::size_t dev_begin = 0, host_end = order.size();
+  double R = options.gpu_share;
+  if (R < 0 && handle.k() > 0) {
+    st.k = handle.k();
+    R = st.k / (st.k + 1);
+  }
+  if (R < 0) {
+    const double share = options.calibration_share * static_cast<double>(order.total);
+    const std::size_t dev_end = std::max<std::size_t>(1, order.position_of(share));
+    const std::size_t host_begin = std::min(
+        order.size() - 1, order.position_of(static_cast<double>(order.total) - share));
+    if (order.size() >= 2 && host_begin >= dev_end) {
+      Kokkos::Timer calibration;
+      double t_dev = 0, t_host = 0;
+      const auto panels = device_panels(0, dev_end);
+      impl::run_sides(
+          device, host,
+          [&] {
+            dev_side.load_b();
+            Kokkos::Timer t;
+            dev_side.run(panels);
+            t_dev = t.seconds();
+          },
+          [&] {
+            Kokkos::Timer t;
+            host_side.run(host_begin, order.size());
+            t_host = t.seconds();
+          });
+      st.seconds_calibration = calibration.seconds();
+      const double per_dev = t_dev / static_cast<double>(order.products(0, dev_end));
+      const double per_host =
+          t_host / static_cast<double>(order.products(host_begin, order.size()));
+      st.k = per_dev > 0 ? per_host / per_dev : 1;
+      st.calibrated = true;
+      handle.impl_set_k(st.k);
+      R = st.k / (st.k + 1);
+      dev_begin = dev_end;
+      host_end = host_begin;
+    } else {
+      R = 1;  // too few rows to split: the device takes them
+    }
+  }
+  st.gpu_share = R;
+
+  const std::size_t split = std::clamp(
+      order.position_of(R * static_cast<double>(order.total)), dev_begin, host_end);
+  const auto panels = device_panels(dev_begin, split);
+  double t_dev = 0, t_host = 0;
+  impl::run_sides(
+      device, host,
+      [&] {
+        Kokkos::Timer t;
+        dev_side.run(panels);
+        t_dev = t.seconds();
+      },
+      [&] {
+        Kokkos::Timer t;
+        host_side.run(split, host_end);
+        t_host = t.seconds();
+      });
+  st.seconds_device = t_dev;
+  st.seconds_host = t_host;
+  lanes.fence_all();
+
+  Kokkos::Timer assemble;
+  auto arrays = impl::assemble_pieces<S, O, Off>(Host(), order, A.num_rows,
+                                                 dev_side.pieces, host_side.pieces);
+  Csr<S, O, Off, D> C;
+  if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+    C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, arrays.row_map, arrays.col, arrays.val);
+  } else {
+    C = impl::matrix_in<D>(Csr<S, O, Off, Kokkos::Device<Host, Kokkos::HostSpace>>(
+        A.num_rows, B.num_cols, arrays.row_map, arrays.col, arrays.val));
+  }
+  st.seconds_assemble = assemble.seconds();
+
+  st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+  st.device_products = dev_side.products;
+  st.host_products = host_side.products;
+  st.device_rows = dev_side.rows;
+  st.host_rows = host_side.rows;
+  st.device_panels = dev_side.panels_run;
+  st.bytes_to_device = dev_side.bytes_up;
+  st.bytes_to_host = dev_side.bytes_down;
+  st.seconds_transfer = dev_side.transfer_seconds();
+  st.seconds_transfer_exposed = dev_side.exposed;
+  st.seconds_total = total.seconds();
+  if (stats) *stats = st;
+  return C;
+}
+
+// The same with a handle of its own (K measured, unless options.gpu_share says R).
+template <class DevExec, class HostExec, class S, class O, class Off, class D>
+Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
+                                const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+                                const HeteroOptions& options = {},
+                                HeteroStats* stats = nullptr) {
+  HeteroHandle handle(options);
+  return spgemm_hetero(device, host, handle, A, B, stats);
+}
+
+}  // namespace libra

@@ -1,0 +1,92 @@
+#pragma once
+// What a caller chooses for heterogeneous SpGEMM (libra::spgemm_hetero), and
+// what it learns back.
+#include <cstddef>
+#include <cstdint>
+
+#include "libra/spgemm/options.hpp"
+
+namespace libra {
+
+struct HeteroOptions {
+  // Each side's SpGEMM on its rows (algorithm, accumulators, tuning). Its
+  // memory_budget bounds the host side's temporaries; the device side's come out
+  // of device_memory.
+  SpgemmOptions spgemm;
+  // R, the device's share of the products, in [0, 1]. Negative: measured, as
+  // K / (K + 1) with K = the host's seconds per product over the device's,
+  // from the handle's last call or else from a calibration on these matrices.
+  double gpu_share = -1;
+  // Bytes the device side may hold at once: B, two panels of A and of C in
+  // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
+  // When the device's rows do not fit, they run in panels that do, A streamed in
+  // and C assembled in host memory (out-of-core); B must fit half of it.
+  std::size_t device_memory = 0;
+  // The share of the products each side computes to measure K (their results
+  // are kept). The device takes its share from the top of the ranking, the host
+  // from the bottom.
+  double calibration_share = 0.02;
+
+  struct Tuning {
+    // Products per device panel when memory does not cut smaller ones (0: an
+    // eighth of the device's products, at least 2^22), so that panels' copies
+    // overlap their neighbours' compute.
+    std::uint64_t panel_products = 0;
+    // Copy the device's panels of A through host staging memory even when A is
+    // already in device memory (host-only builds: the path host inputs take on
+    // a GPU).
+    bool stage_a = false;
+  } tuning;
+};
+
+struct HeteroStats {
+  double gpu_share = 0;     // R the rows were split by
+  double k = 0;             // host seconds per product / device's (0: not measured)
+  bool calibrated = false;  // K measured in this call
+  std::uint64_t products = 0;
+  std::uint64_t nnz_c = 0;
+  std::uint64_t device_products = 0;  // calibration included
+  std::uint64_t host_products = 0;
+  std::size_t device_rows = 0;
+  std::size_t host_rows = 0;
+  int device_panels = 0;
+  // device_memory cut the device's rows into several panels (A streamed, C
+  // assembled in host memory).
+  bool out_of_core = false;
+  std::size_t device_memory = 0;  // the budget used
+  std::size_t panel_bytes = 0;    // the most one panel of A and C may take
+  // Bytes copied to and from the device, and the seconds the copies took on
+  // their streams; `exposed`: the seconds the device side waited for them.
+  std::uint64_t bytes_to_device = 0;
+  std::uint64_t bytes_to_host = 0;
+  double seconds_transfer = 0;
+  double seconds_transfer_exposed = 0;
+  double seconds_calibration = 0;  // both sides' calibration panels
+  double seconds_device = 0;       // the device side after calibration
+  double seconds_host = 0;         // the host side after calibration
+  double seconds_assemble = 0;     // C from the pieces
+  double seconds_total = 0;
+  // The share of the copies' time hidden behind compute.
+  double overlap() const {
+    if (seconds_transfer <= 0) return 0;
+    const double hidden = 1 - seconds_transfer_exposed / seconds_transfer;
+    return hidden < 0 ? 0 : hidden;
+  }
+};
+
+// Keeps K between calls, so that a caller multiplying matrices of one kind
+// calibrates once.
+class HeteroHandle {
+ public:
+  explicit HeteroHandle(const HeteroOptions& options = {}) : options_(options) {}
+  const HeteroOptions& options() const noexcept { return options_; }
+  // K of the last calibration (0 before any).
+  double k() const noexcept { return k_; }
+  void impl_set_k(double k) noexcept { k_ = k; }
+
+ private:
+  HeteroOptions options_;
+  double k_ = 0;
+};
+
+}  // namespace libra

@@ -1,0 +1,296 @@
+#pragma once
+// The two sides of heterogeneous SpGEMM. Each computes C's rows for positions
+// of the affinity ranking and keeps them as pieces for hetero_assemble.hpp.
+//
+// The device side runs its rows in panels. While panel j computes on the
+// compute stream, panel j+1 of A goes up on the upload stream and panel j-1 of
+// C comes down on the download stream, and panel j+2 is gathered on the host
+// (incremental splitting, overlapping the copies). Two device slots and two
+// staging slots of A alternate; C comes down into staging memory of its own.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libra/core/exec_lanes.hpp"
+#include "libra/format/csr.hpp"
+#include "libra/spgemm/impl/hetero_gather.hpp"
+#include "libra/spgemm/impl/hetero_split.hpp"
+#include "libra/spgemm/spgemm.hpp"
+
+namespace libra::impl {
+
+using PanelRange = std::pair<std::size_t, std::size_t>;  // positions in the ranking
+
+// C's rows for positions [begin, end) of the ranking, in host-readable memory.
+template <class S, class O, class Off, class Mem>
+struct HeteroPiece {
+  std::size_t begin = 0, end = 0;
+  Kokkos::View<const Off*, Mem> row_map;
+  Kokkos::View<const O*, Mem> col;
+  Kokkos::View<const S*, Mem> val;
+};
+
+template <class S, class O, class Off, class DevExec, class HostCsr>
+class DeviceSide {
+ public:
+  using Mem = typename DevExec::memory_space;
+  using DevD = Kokkos::Device<DevExec, Mem>;
+  using Matrix = Csr<S, O, Off, DevD>;
+  using Stage = StagingSpace<DevExec>;
+  using Piece = HeteroPiece<S, O, Off, Stage>;
+
+  // a_dev / b_dev: A and B when they are already in the device's memory.
+  DeviceSide(DeviceLanes<DevExec>& lanes, const HeteroOrder& order, const HostCsr& A,
+             const HostCsr& B, const Matrix* a_dev, const Matrix* b_dev,
+             const SpgemmOptions& options)
+      : lanes_(lanes), order_(order), A_(A), B_(B), options_(options) {
+    if (a_dev) {
+      a_dev_ = *a_dev;
+      a_resident_ = true;
+    }
+    if (b_dev) {
+      b_dev_ = *b_dev;
+      b_resident_ = true;
+    }
+  }
+
+  // B on the device (uploaded unless it is there).
+  void load_b() {
+    if (b_resident_ || b_loaded_) return;
+    Kokkos::Timer wait;
+    const auto alloc = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
+    typename Matrix::row_map_non_const_type rm(alloc("libra::hetero::B::row_map"),
+                                               B_.row_map.extent(0));
+    typename Matrix::index_type col(alloc("libra::hetero::B::col"), B_.col_idx.extent(0));
+    typename Matrix::values_type val(alloc("libra::hetero::B::values"),
+                                     B_.values.extent(0));
+    up_clock_.begin(lanes_.up);
+    Kokkos::deep_copy(lanes_.up, rm, B_.row_map);
+    Kokkos::deep_copy(lanes_.up, col, B_.col_idx);
+    Kokkos::deep_copy(lanes_.up, val, B_.values);
+    up_clock_.end(lanes_.up);
+    lanes_.up.fence();
+    b_dev_ = Matrix(B_.num_rows, B_.num_cols, rm, col, val);
+    bytes_up += bytes_of(B_);
+    exposed += wait.seconds();
+    b_loaded_ = true;
+  }
+
+  // Computes the panels in order; their rows of C become pieces.
+  void run(const std::vector<PanelRange>& panels) {
+    if (panels.empty()) return;
+    load_b();
+    if (a_resident_) {
+      run_resident(panels);
+    } else {
+      run_staged(panels);
+    }
+    release_pending();
+  }
+
+  std::vector<Piece> pieces;
+  std::uint64_t bytes_up = 0, bytes_down = 0, products = 0;
+  std::size_t rows = 0;
+  int panels_run = 0;
+  double exposed = 0;  // seconds spent waiting for copies
+  // The copies' own seconds (waits for the recorded ones).
+  double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
+
+ private:
+  template <class M>
+  static std::uint64_t bytes_of(const M& m) {
+    return m.row_map.extent(0) * sizeof(Off) +
+           m.col_idx.extent(0) * (sizeof(O) + sizeof(S));
+  }
+
+  Matrix multiply(const Matrix& a_panel, const PanelRange& range) {
+    Matrix C = libra::spgemm(lanes_.compute, a_panel, b_dev_, options_);
+    ++panels_run;
+    rows += range.second - range.first;
+    products += order_.products(range.first, range.second);
+    return C;
+  }
+
+  // C of a panel goes down on the download stream; its device arrays are kept
+  // until the copy is done.
+  void download(const Matrix& C, const PanelRange& range) {
+    Kokkos::Timer wait;
+    lanes_.down.fence();
+    exposed += wait.seconds();
+    release_pending();
+    const auto alloc = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
+    Kokkos::View<Off*, Stage> rm(alloc("libra::hetero::C::row_map"), C.row_map.extent(0));
+    Kokkos::View<O*, Stage> col(alloc("libra::hetero::C::col"), C.col_idx.extent(0));
+    Kokkos::View<S*, Stage> val(alloc("libra::hetero::C::values"), C.values.extent(0));
+    Kokkos::Timer enqueue;
+    down_clock_.begin(lanes_.down);
+    Kokkos::deep_copy(lanes_.down, rm, C.row_map);
+    Kokkos::deep_copy(lanes_.down, col, C.col_idx);
+    Kokkos::deep_copy(lanes_.down, val, C.values);
+    down_clock_.end(lanes_.down);
+    exposed += enqueue.seconds();  // all of it where copies are synchronous
+    bytes_down += bytes_of(C);
+    pending_ = C;
+    pieces.push_back(Piece{range.first, range.second, rm, col, val});
+  }
+
+  void release_pending() {
+    Kokkos::Timer wait;
+    lanes_.down.fence();
+    exposed += wait.seconds();
+    pending_ = Matrix();
+  }
+
+  // A in device memory: each panel gathered there.
+  void run_resident(const std::vector<PanelRange>& panels) {
+    if (rows_dev_.extent(0) == 0) {
+      rows_dev_ = Kokkos::View<std::int64_t*, Mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::rows"),
+          order_.size());
+      Kokkos::deep_copy(lanes_.compute, rows_dev_, order_.rows);
+    }
+    for (const auto& range : panels) {
+      const auto a_panel =
+          gather_rows<DevD>(lanes_.compute, a_dev_, Kokkos::subview(rows_dev_, range));
+      download(multiply(a_panel, range), range);
+    }
+  }
+
+  // A in host memory: panels gathered into staging slots and uploaded.
+  void run_staged(const std::vector<PanelRange>& panels) {
+    std::size_t max_rows = 0, max_nnz = 0;
+    for (const auto& r : panels) {
+      std::size_t nnz = 0;
+      for (std::size_t p = r.first; p < r.second; ++p) {
+        const auto i = order_.rows(p);
+        nnz += static_cast<std::size_t>(A_.row_map(i + 1) - A_.row_map(i));
+      }
+      max_rows = std::max(max_rows, r.second - r.first);
+      max_nnz = std::max(max_nnz, nnz);
+    }
+    for (int s = 0; s < 2; ++s) {
+      reserve(stage_[s], max_rows, max_nnz);
+      reserve(slot_[s], max_rows, max_nnz);
+    }
+    const std::size_t n = panels.size();
+    stage(panels[0], 0);
+    upload(panels[0], 0);
+    if (n > 1) stage(panels[1], 1);
+    for (std::size_t j = 0; j < n; ++j) {
+      Kokkos::Timer wait;
+      lanes_.up.fence();  // panel j is on the device; its staging slot is free
+      exposed += wait.seconds();
+      if (j + 1 < n) upload(panels[j + 1], (j + 1) % 2);
+      const auto& s = slot_[j % 2];
+      const std::size_t m = panels[j].second - panels[j].first;
+      const Matrix a_panel(
+          static_cast<O>(m), A_.num_cols,
+          Kokkos::subview(s.row_map, std::make_pair(std::size_t(0), m + 1)),
+          Kokkos::subview(s.col, std::make_pair(std::size_t(0), nnz_[j % 2])),
+          Kokkos::subview(s.val, std::make_pair(std::size_t(0), nnz_[j % 2])));
+      download(multiply(a_panel, panels[j]), panels[j]);
+      if (j + 2 < n) stage(panels[j + 2], j % 2);
+    }
+  }
+
+  template <class M>
+  struct Slot {
+    Kokkos::View<Off*, M> row_map;
+    Kokkos::View<O*, M> col;
+    Kokkos::View<S*, M> val;
+  };
+  template <class M>
+  static void reserve(Slot<M>& s, std::size_t rows, std::size_t nnz) {
+    const auto alloc = [](const std::string& label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    };
+    if (s.row_map.extent(0) < rows + 1)
+      s.row_map = Kokkos::View<Off*, M>(alloc("libra::hetero::A::row_map"), rows + 1);
+    if (s.col.extent(0) < nnz) {
+      s.col = Kokkos::View<O*, M>(alloc("libra::hetero::A::col"), nnz);
+      s.val = Kokkos::View<S*, M>(alloc("libra::hetero::A::values"), nnz);
+    }
+  }
+
+  void stage(const PanelRange& range, int s) {
+    nnz_stage_[s] = gather_rows_on_this_thread(
+        A_, order_.rows, range.first, range.second,
+        PanelArrays<S, O, Off>{stage_[s].row_map.data(), stage_[s].col.data(),
+                               stage_[s].val.data()});
+  }
+
+  void upload(const PanelRange& range, int s) {
+    const std::size_t m = range.second - range.first;
+    const std::size_t nnz = nnz_stage_[s];
+    const auto first = [](std::size_t n) {
+      return std::make_pair(std::size_t(0), n);
+    };
+    Kokkos::Timer enqueue;
+    up_clock_.begin(lanes_.up);
+    Kokkos::deep_copy(lanes_.up, Kokkos::subview(slot_[s].row_map, first(m + 1)),
+                      Kokkos::subview(stage_[s].row_map, first(m + 1)));
+    Kokkos::deep_copy(lanes_.up, Kokkos::subview(slot_[s].col, first(nnz)),
+                      Kokkos::subview(stage_[s].col, first(nnz)));
+    Kokkos::deep_copy(lanes_.up, Kokkos::subview(slot_[s].val, first(nnz)),
+                      Kokkos::subview(stage_[s].val, first(nnz)));
+    up_clock_.end(lanes_.up);
+    exposed += enqueue.seconds();
+    nnz_[s] = nnz;
+    bytes_up += (m + 1) * sizeof(Off) + nnz * (sizeof(O) + sizeof(S));
+  }
+
+  DeviceLanes<DevExec>& lanes_;
+  const HeteroOrder& order_;
+  HostCsr A_, B_;
+  SpgemmOptions options_;
+  Matrix a_dev_, b_dev_, pending_;
+  bool a_resident_ = false, b_resident_ = false, b_loaded_ = false;
+  Kokkos::View<std::int64_t*, Mem> rows_dev_;
+  Slot<Stage> stage_[2];
+  Slot<Mem> slot_[2];
+  std::size_t nnz_stage_[2] = {0, 0};  // entries gathered in each staging slot
+  std::size_t nnz_[2] = {0, 0};        // entries uploaded to each device slot
+  CopyClock<DevExec> up_clock_, down_clock_;
+};
+
+template <class S, class O, class Off, class HostExec>
+class HostSide {
+ public:
+  using HostD = Kokkos::Device<HostExec, Kokkos::HostSpace>;
+  using Matrix = Csr<S, O, Off, HostD>;
+  using Piece = HeteroPiece<S, O, Off, Kokkos::HostSpace>;
+
+  HostSide(const HostExec& exec, const HeteroOrder& order, const Matrix& A,
+           const Matrix& B, const SpgemmOptions& options)
+      : exec_(exec), order_(order), A_(A), B_(B), options_(options) {}
+
+  // C's rows for positions [begin, end), in one product.
+  void run(std::size_t begin, std::size_t end) {
+    if (end <= begin) return;
+    const auto a_panel = gather_rows<HostD>(
+        exec_, A_, Kokkos::subview(order_.rows, std::make_pair(begin, end)));
+    const Matrix C = libra::spgemm(exec_, a_panel, B_, options_);
+    pieces.push_back(Piece{begin, end, C.row_map, C.col_idx, C.values});
+    rows += end - begin;
+    products += order_.products(begin, end);
+  }
+
+  std::vector<Piece> pieces;
+  std::size_t rows = 0;
+  std::uint64_t products = 0;
+
+ private:
+  HostExec exec_;
+  const HeteroOrder& order_;
+  Matrix A_, B_;
+  SpgemmOptions options_;
+};
+
+}  // namespace libra::impl

@@ -1,0 +1,73 @@
+// The few raw CUDA runtime calls behind core/exec_lanes.hpp.
+#include <string>
+
+#include "libra/core/error.hpp"
+#include "libra/core/exec_lanes.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace libra::impl {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    throw Error(std::string(what) + ": " + cudaGetErrorString(e));
+  }
+}
+}  // namespace
+
+void* cuda_stream_create(int device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  return s;
+}
+void cuda_stream_destroy(void* stream) noexcept {
+  if (stream) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
+}
+void cuda_set_device(int device) {
+  check(cudaSetDevice(device), "cudaSetDevice");
+}
+void* cuda_event_record(void* stream) {
+  cudaEvent_t e = nullptr;
+  check(cudaEventCreate(&e), "cudaEventCreate");
+  check(cudaEventRecord(e, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+  return e;
+}
+double cuda_event_seconds(void* begin, void* end) {
+  check(cudaEventSynchronize(static_cast<cudaEvent_t>(end)), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(begin),
+                             static_cast<cudaEvent_t>(end)),
+        "cudaEventElapsedTime");
+  return ms / 1e3;
+}
+void cuda_event_destroy(void* event) noexcept {
+  if (event) cudaEventDestroy(static_cast<cudaEvent_t>(event));
+}
+#else
+namespace {
+[[noreturn]] void no_cuda() {
+  throw Error("this build of Libra has no CUDA");
+}
+}  // namespace
+void* cuda_stream_create(int) {
+  no_cuda();
+}
+void cuda_stream_destroy(void*) noexcept {}
+void cuda_set_device(int) {
+  no_cuda();
+}
+void* cuda_event_record(void*) {
+  no_cuda();
+}
+double cuda_event_seconds(void*, void*) {
+  no_cuda();
+}
+void cuda_event_destroy(void*) noexcept {}
+#endif
+
+}  // namespace libra::impl

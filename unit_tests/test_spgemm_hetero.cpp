@@ -1,0 +1,225 @@
+// Heterogeneous SpGEMM (libra/spgemm/hetero.hpp) against the reference oracle:
+// every matrix of unit_tests/data and generated R-MAT matrices, split at R = 0,
+// 0.3, 1 and at a calibrated R, out of core under a tiny device budget, with A
+// and B in host memory and in the device's. The test's space plays the device;
+// the host is OpenMP under Cuda and Serial, Serial under OpenMP, so that both
+// thread arrangements run (the OpenMP side keeps the calling thread).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "libra/format/convert.hpp"
+#include "libra/format/mirror.hpp"
+#include "libra/generate/rmat.hpp"
+#include "libra/io/read.hpp"
+#include "libra/spgemm/hetero.hpp"
+#include "support/compare.hpp"
+#include "support/matrix_files.hpp"
+#include "support/test_space.hpp"
+
+namespace spgemm_hetero_test {
+
+using libra::test::Device;
+using libra::test::Exec;
+#if defined(LIBRA_TEST_SPACE_OPENMP)
+using HostExec = Kokkos::Serial;
+#else
+using HostExec = Kokkos::OpenMP;
+#endif
+using Matrix = libra::Csr<double, int, int, Device>;
+using HostMatrix =
+    libra::Csr<double, int, int, Kokkos::Device<HostExec, Kokkos::HostSpace>>;
+
+struct Case {
+  Matrix A, B;
+  libra::ref::Matrix expected;
+  std::vector<double> scale;
+  std::string name;
+};
+
+Case make_case(const Matrix& A, const std::string& name) {
+  Case c;
+  c.A = A;
+  c.B = A.num_rows == A.num_cols ? A : libra::transpose(Exec(), A);
+  c.expected =
+      libra::ref::spgemm(libra::test::to_ref(c.A), libra::test::to_ref(c.B), &c.scale);
+  c.name = name;
+  return c;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (const auto& f : libra::test::matrix_files(libra::test::matrix_dir()))
+    all.push_back(make_case(libra::io::read_matrix<double, int, int, Device>(f), f));
+  libra::RmatOptions r;
+  r.scale = 10;
+  r.edge_factor = 8;
+  r.values = libra::RmatValues::uniform;
+  all.push_back(make_case(libra::rmat<double, int, int>(Exec(), r), "rmat10"));
+  return all;
+}
+
+// C, checked against the oracle, and the invariants of the stats.
+template <class M>
+libra::HeteroStats check(const Case& c, const M& A, const M& B,
+                         const libra::HeteroOptions& options,
+                         libra::HeteroHandle* handle) {
+  libra::HeteroStats st;
+  const M C = handle ? libra::spgemm_hetero(Exec(), HostExec(), *handle, A, B, &st)
+                     : libra::spgemm_hetero(Exec(), HostExec(), A, B, options, &st);
+  EXPECT_TRUE(
+      libra::test::same_matrix(c.expected, libra::test::to_ref(C), 1e-12, &c.scale));
+  const auto products =
+      libra::ref::spgemm_products(libra::test::to_ref(c.A), libra::test::to_ref(c.B));
+  EXPECT_EQ(st.products, products);
+  EXPECT_EQ(st.device_products + st.host_products, products);
+  EXPECT_EQ(st.nnz_c, static_cast<std::uint64_t>(c.expected.nnz()));
+  EXPECT_GE(st.gpu_share, 0);
+  EXPECT_LE(st.gpu_share, 1);
+  EXPECT_EQ(st.device_panels > 0, st.device_products > 0);
+  return st;
+}
+
+libra::HeteroOptions with_share(double R) {
+  libra::HeteroOptions o;
+  o.gpu_share = R;
+  return o;
+}
+
+TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const auto none = check(c, c.A, c.B, with_share(0), nullptr);
+    EXPECT_EQ(none.device_products, 0u);
+    EXPECT_EQ(none.device_panels, 0);
+    EXPECT_FALSE(none.calibrated);
+    const auto all = check(c, c.A, c.B, with_share(1), nullptr);
+    EXPECT_EQ(all.host_products, 0u);
+    EXPECT_EQ(all.host_rows, 0u);
+    const auto part = check(c, c.A, c.B, with_share(0.3), nullptr);
+    // The device's prefix is the first one reaching 30% of the products.
+    if (part.products > 0) {
+      EXPECT_GE(part.device_products, static_cast<std::uint64_t>(0.3 * part.products));
+      EXPECT_GT(part.host_products + part.device_products, 0u);
+    }
+  }
+}
+
+TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    libra::HeteroHandle handle;  // gpu_share < 0: measured
+    const auto first = check(c, c.A, c.B, {}, &handle);
+    if (first.calibrated) {
+      EXPECT_GT(first.k, 0);
+      EXPECT_NEAR(first.gpu_share, first.k / (first.k + 1), 1e-12);
+      EXPECT_GT(first.seconds_calibration, 0);
+      // Both sides computed their calibration panels.
+      EXPECT_GT(first.device_products, 0u);
+      EXPECT_GT(first.host_products, 0u);
+      EXPECT_EQ(handle.k(), first.k);
+      const auto second = check(c, c.A, c.B, {}, &handle);
+      EXPECT_FALSE(second.calibrated);
+      EXPECT_EQ(second.k, first.k);
+      EXPECT_NEAR(second.gpu_share, first.gpu_share, 1e-12);
+    } else {
+      // Fewer than two rows with products: the device takes them.
+      EXPECT_EQ(first.gpu_share, 1);
+      EXPECT_EQ(first.host_products, 0u);
+    }
+  }
+}
+
+TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {
+  const auto all = cases();
+  const auto& c = all.back();  // R-MAT: many rows
+  const auto st = check(c, c.A, c.B, {}, nullptr);
+  EXPECT_TRUE(st.calibrated);
+}
+
+// Device memory for a product whose panels may cost a quarter of the device's
+// rows (their cost as hetero_split.hpp counts it), or the costliest row.
+std::size_t small_budget(const Case& c) {
+  const auto a = libra::test::to_ref(c.A);
+  const auto b = libra::test::to_ref(c.B);
+  const libra::impl::DeviceRowCost<double, int, int> cost{
+      static_cast<std::uint64_t>(b.cols)};
+  std::uint64_t total = 0, widest = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    std::uint64_t products = 0;
+    for (auto q = a.ptr[i]; q < a.ptr[i + 1]; ++q)
+      products += b.ptr[a.col[q] + 1] - b.ptr[a.col[q]];
+    if (products == 0) continue;
+    const std::uint64_t row = cost(a.ptr[i + 1] - a.ptr[i], products);
+    total += row;
+    widest = std::max(widest, row);
+  }
+  const std::uint64_t b_bytes =
+      (b.rows + 1) * sizeof(int) + b.nnz() * (sizeof(double) + sizeof(int));
+  const std::uint64_t panel = std::max(widest, total / 4);
+  return std::max(2 * b_bytes,
+                  b_bytes + libra::impl::DeviceMemorySplit::reserve + 3 * panel);
+}
+
+TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    auto o = with_share(1);
+    o.device_memory = small_budget(c);
+    const auto st = check(c, c.A, c.B, o, nullptr);
+    EXPECT_EQ(st.device_memory, o.device_memory);
+    if (st.products > 0) {
+      EXPECT_TRUE(st.out_of_core);
+      EXPECT_GT(st.device_panels, 1);
+    }
+    // The same through host staging (the path of A in host memory on a GPU).
+    o.tuning.stage_a = true;
+    const auto staged = check(c, c.A, c.B, o, nullptr);
+    if (staged.products > 0) {
+      EXPECT_GT(staged.device_panels, 1);
+      EXPECT_GT(staged.bytes_to_device, 0u);
+      EXPECT_GT(staged.bytes_to_host, 0u);
+    }
+  }
+}
+
+TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {
+  const auto all = cases();
+  const auto& c = all.back();
+  auto o = with_share(0.7);
+  o.tuning.panel_products = 2000;
+  const auto st = check(c, c.A, c.B, o, nullptr);
+  EXPECT_FALSE(st.out_of_core);
+  EXPECT_GT(st.device_panels, 2);
+  EXPECT_GT(st.host_products, 0u);
+  // A and B in host memory: C comes back there.
+  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+  const auto sh = check(c, Ah, Bh, o, nullptr);
+  EXPECT_GT(sh.device_panels, 2);
+  // Where the device's memory is not the host's, A's panels and B go up.
+  constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
+  EXPECT_EQ(sh.bytes_to_device > 0, apart);
+  o.gpu_share = -1;
+  check(c, Ah, Bh, o, nullptr);
+}
+
+TEST(SpgemmHetero, BadArgumentsAreRefused) {
+  const auto all = cases();
+  const auto& c = all.back();
+  EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, with_share(1.5)),
+               libra::ArgumentError);
+  auto o = with_share(1);
+  o.device_memory = 64;  // B does not fit half of it
+  EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, o),
+               libra::ArgumentError);
+  const Matrix wide = libra::transpose(Exec(), all.front().A);
+  if (wide.num_cols != c.A.num_rows) {
+    EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, wide), libra::ShapeError);
+  }
+}
+
+}  // namespace spgemm_hetero_test
