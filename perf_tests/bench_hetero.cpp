@@ -39,13 +39,7 @@ namespace libra::bench {
 
 namespace {
 
-#if defined(KOKKOS_ENABLE_SERIAL)
-using HostExec =
-    std::conditional_t<std::is_same<Exec, Kokkos::DefaultHostExecutionSpace>::value,
-                       Kokkos::Serial, Kokkos::DefaultHostExecutionSpace>;
-#else
-using HostExec = Kokkos::DefaultHostExecutionSpace;
-#endif
+using HostExec = HeteroHostFor<Exec>;
 using HostDevice = Kokkos::Device<HostExec, Kokkos::HostSpace>;
 using HostMatrix = Csr<Scalar, Ordinal, Offset, HostDevice>;
 

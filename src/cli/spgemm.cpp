@@ -27,6 +27,8 @@ struct SpgemmArgs {
   std::string algo = "auto";
   OutputOptions out;
   std::string memory_budget = "0";
+  std::string gpu_share;      // --algo hetero: R, or empty (measured)
+  std::string device_memory;  // --algo hetero: bytes, or empty (the card's)
   int repeat = 1;
   bool transpose_b = false;
   bool check = false;
@@ -81,6 +83,25 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
     // process's peak resident memory (reading, the product and C included).
     j["peak_bytes"] = r.stats.peak_bytes;
     j["peak_resident_bytes"] = peak_resident_bytes();
+    if (r.hetero) {
+      const HeteroStats& h = *r.hetero;
+      j["hetero"] = {{"gpu_share", h.gpu_share},
+                     {"k", h.k},
+                     {"calibrated", h.calibrated},
+                     {"device_products", h.device_products},
+                     {"host_products", h.host_products},
+                     {"device_panels", h.device_panels},
+                     {"out_of_core", h.out_of_core},
+                     {"device_memory", h.device_memory},
+                     {"bytes_to_device", h.bytes_to_device},
+                     {"bytes_to_host", h.bytes_to_host},
+                     {"seconds_transfer", h.seconds_transfer},
+                     {"overlap", h.overlap()},
+                     {"seconds_calibration", h.seconds_calibration},
+                     {"seconds_device", h.seconds_device},
+                     {"seconds_host", h.seconds_host},
+                     {"seconds_assemble", h.seconds_assemble}};
+    }
     if (args.phase_times) {
       j["phases"] = {{"wlt", r.stats.seconds_wlt},
                      {"expand", r.stats.seconds_expand},
@@ -108,6 +129,19 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                  static_cast<unsigned long long>(r.stats.products),
                  static_cast<unsigned long long>(r.stats.flops), r.stats.chunks,
                  r.seconds * 1e3, gflops);
+    if (r.hetero) {
+      const HeteroStats& h = *r.hetero;
+      std::fprintf(
+          report,
+          "device share R %.3f (%s), K %.3g, device %llu products in %d "
+          "panel(s)%s, host %llu products; copies %.3f ms, %.0f%% hidden\n",
+          h.gpu_share,
+          h.calibrated ? "calibrated" : (args.gpu_share.empty() ? "kept" : "given"), h.k,
+          static_cast<unsigned long long>(h.device_products), h.device_panels,
+          h.out_of_core ? " out of core" : "",
+          static_cast<unsigned long long>(h.host_products), h.seconds_transfer * 1e3,
+          100 * h.overlap());
+    }
     if (args.check) {
       std::fprintf(report,
                    "check against the reference oracle: %s (largest error %.3g relative "
@@ -154,6 +188,13 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
   std::string problem;
   options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
   options.phase_timings = args.phase_times;
+  HeteroOptions hetero;
+  hetero.spgemm = options;
+  if (!args.gpu_share.empty())  // checked by CLI11
+    std::from_chars(args.gpu_share.data(), args.gpu_share.data() + args.gpu_share.size(),
+                    hetero.gpu_share);
+  if (!args.device_memory.empty())
+    hetero.device_memory = *parse_bytes(args.device_memory, problem);  // checked
   Progress progress("spgemm (" + args.algo + ")");
   options.progress = [&progress](int done, int total) {
     progress.update(done, total);
@@ -165,7 +206,8 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
   for (int k = 0; k < args.repeat; ++k) {
     r = AlgorithmResult<M>{};  // the last C goes first: two Cs may not fit the device
     try {
-      r = run_spgemm_algorithm(args.algo, A, B, options);
+      r = args.algo == "hetero" ? run_hetero(A, B, hetero)
+                                : run_spgemm_algorithm(args.algo, A, B, options);
     } catch (const ShapeError& e) {
       if (!diagonal) throw;
       throw Failure(exit_bad_input, operand_names(args) + ": " + e.what());
@@ -211,6 +253,8 @@ int run_spgemm(const SpgemmArgs& args) {
   }
   if (args.generate.empty() && args.a_file.empty())
     throw Failure(exit_usage, "give a matrix file A or --generate");
+  if (args.algo != "hetero" && (!args.gpu_share.empty() || !args.device_memory.empty()))
+    throw Failure(exit_usage, "--gpu-share and --device-memory go with --algo hetero");
   if (!args.generate.empty()) parse_generate(args.generate, false);  // usage errors first
   Output out = open_output(args.out);  // before any work: an unwritable -o fails first
   if (!args.generate.empty()) return run_generated(args, out);
@@ -234,6 +278,15 @@ int run_spgemm(const SpgemmArgs& args) {
 std::string check_memory_budget(std::string& text) {
   std::string problem;
   return parse_bytes(text, problem) ? std::string() : problem;
+}
+
+std::string check_gpu_share(std::string& text) {
+  double r = -1;
+  const auto end = text.data() + text.size();
+  const auto p = std::from_chars(text.data(), end, r);
+  if (p.ec != std::errc() || p.ptr != end || !(r >= 0 && r <= 1))
+    return "'" + text + "' is not a share between 0 and 1";
+  return "";
 }
 
 std::string check_repeat(std::string& text) {
@@ -264,6 +317,15 @@ Command add_spgemm_command(CLI::App& parent) {
                   "Bytes the intermediate products may use: 1000000, 64KiB, 2GB, 1.5GiB "
                   "(K/M/G/T and KiB... are powers of 1024, KB/MB/GB/TB of 1000); 0 (the "
                   "default) is a quarter of the free memory")
+      ->check(CLI::Validator(check_memory_budget, "SIZE"));
+  app->add_option("--gpu-share", args->gpu_share,
+                  "--algo hetero: the device's share R of the products, 0..1 (default: "
+                  "measured on a calibration of both sides)")
+      ->check(CLI::Validator(check_gpu_share, "R"));
+  app->add_option("--device-memory", args->device_memory,
+                  "--algo hetero: bytes the device may hold (B, panels of A and C, "
+                  "temporaries); below what the product needs it runs out of core, C "
+                  "assembled in host memory (default: 90% of the device's free memory)")
       ->check(CLI::Validator(check_memory_budget, "SIZE"));
   app->add_option("--repeat", args->repeat, "Run N times and report the median time")
       ->check(CLI::Validator(check_repeat, "N"));

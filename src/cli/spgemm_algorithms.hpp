@@ -3,6 +3,7 @@
 // it is measured against.
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "libra/format/mirror.hpp"
 #include "libra/reference/bridge.hpp"
 #include "libra/reference/reference.hpp"
+#include "libra/spgemm/hetero.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "libra/vendor/kokkos_kernels_spgemm.hpp"
 
@@ -27,12 +29,13 @@ struct AlgorithmResult {
   double seconds = 0;
   std::string name;
   std::string space = Space::name();  // where it ran
+  std::optional<HeteroStats> hetero;  // --algo hetero
 };
 
 // The algorithms this build has: cusparse only in CUDA builds.
 inline std::vector<std::string> spgemm_algorithm_names() {
-  std::vector<std::string> names{"auto", "panel", "outer",    "cdm",
-                                 "hm",   "kk",    "reference"};
+  std::vector<std::string> names{"auto", "panel",  "outer", "cdm",
+                                 "hm",   "hetero", "kk",    "reference"};
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
   names.push_back("cusparse");
 #endif
@@ -62,7 +65,9 @@ inline std::string spgemm_algorithm_help() {
       "Algorithms: panel (ApSpGEMM in-core, Libra), outer (lbGEMM, Libra), cdm (compact\n"
       "diagonal storage: square matrices whose entries lie on few diagonals, such as\n"
       "bands), hm (diagonal storage, any shape), auto (Libra's choice: panel;\n"
-      "on GPUs cdm for two full bands of half-bandwidth about 22 or more), kk "
+      "on GPUs cdm for two full bands of half-bandwidth about 22 or more), hetero\n"
+      "(the device and the host at once, A and B in host memory: rows split by\n"
+      "affinity at --gpu-share, out-of-core under --device-memory), kk "
       "(Kokkos Kernels' spgemm, on the host), reference "
       "(the sequential\nhost oracle Libra's tests use)";
 #if defined(LIBRA_HAVE_CUSPARSE_BASELINE)
@@ -208,6 +213,31 @@ AlgorithmResult<M> run_cusparse(const M& A, const M& B) {
   }
 }
 #endif
+
+// Heterogeneous SpGEMM as the paper sets it: A and B in host memory (copied
+// there before the timing), C assembled there (copied back after it).
+template <class M>
+AlgorithmResult<M> run_hetero(const M& A, const M& B, const HeteroOptions& options) {
+  using Host = HeteroHostFor<Space>;
+  using HostDevice = Kokkos::Device<Host, Kokkos::HostSpace>;
+  const auto a = copy_to<HostDevice>(A);
+  const auto b = copy_to<HostDevice>(B);
+  AlgorithmResult<M> r;
+  HeteroStats st;
+  Kokkos::fence();
+  Kokkos::Timer timer;
+  const auto c = spgemm_hetero(Space(), Host(), a, b, options, &st);
+  r.seconds = timer.seconds();
+  r.C = copy_to<Space>(c);
+  r.stats.products = st.products;
+  r.stats.flops = 2 * st.products;
+  r.stats.nnz_c = st.nnz_c;
+  r.stats.budget_bytes = st.device_memory;
+  r.name = "hetero";
+  r.space = std::string(Space::name()) + " + " + Host::name();
+  r.hetero = st;
+  return r;
+}
 
 template <class M>
 AlgorithmResult<M> run_spgemm_algorithm(const std::string& algo, const M& A, const M& B,

@@ -21,8 +21,12 @@ void check(cudaError_t e, const char* what) {
 
 void* cuda_stream_create(int device) {
   check(cudaSetDevice(device), "cudaSetDevice");
+  // Blocking streams (ordered with the legacy default stream), not
+  // cudaStreamNonBlocking: Kokkos 3.4 reads a parallel_scan's total back with a
+  // plain cudaMemcpy, on the legacy stream, without fencing the instance that
+  // ran the scan; only a blocking stream's kernels finish before that copy.
   cudaStream_t s = nullptr;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaStreamCreateWithFlags(&s, cudaStreamDefault), "cudaStreamCreate");
   return s;
 }
 void cuda_stream_destroy(void* stream) noexcept {

@@ -767,11 +767,54 @@ class Flags(unittest.TestCase):
 
     def test_algorithms_this_build_has(self):
         help_text = libra("spgemm", "--help").stdout
-        if "auto|panel|outer|cdm|hm|kk|reference|cusparse" in help_text:
+        if "auto|panel|outer|cdm|hm|hetero|kk|reference|cusparse" in help_text:
             self.skipTest("a CUDA build: cusparse is there")  # covered on the GPU
-        self.assertIn("auto|panel|outer|cdm|hm|kk|reference", help_text)
+        self.assertIn("auto|panel|outer|cdm|hm|hetero|kk|reference", help_text)
         self.usage_error("spgemm", self.A, "--algo", "cusparse",
                          says="cusparse needs a CUDA build of Libra")
+
+
+class Heterogeneous(unittest.TestCase):
+    """Issue 11: --algo hetero splits the rows between the device and the host
+    (OpenMP and Serial in a host-only build) at a calibrated or given share, and
+    runs out of core under --device-memory."""
+
+    A = None
+
+    def setUp(self):
+        self.A = os.path.join(DATA, "west2021.mtx")
+
+    def hetero(self, *extra):
+        got = json_of(self, libra("spgemm", self.A, "--algo", "hetero", "--check", "--json",
+                                  *extra))
+        self.assertEqual((got["algo"], got["check"]), ("hetero", "ok"))
+        h = got["hetero"]
+        self.assertEqual(h["device_products"] + h["host_products"], got["products"])
+        return h
+
+    def test_calibrated_given_and_out_of_core(self):
+        h = self.hetero()
+        self.assertTrue(h["calibrated"])
+        self.assertGreater(h["k"], 0)
+        self.assertAlmostEqual(h["gpu_share"], h["k"] / (h["k"] + 1))
+        self.assertEqual(self.hetero("--gpu-share", "0")["device_products"], 0)
+        self.assertEqual(self.hetero("--gpu-share", "1")["host_products"], 0)
+        h = self.hetero("--gpu-share", "1", "--device-memory", "1.2MB")
+        self.assertTrue(h["out_of_core"])
+        self.assertGreater(h["device_panels"], 1)
+        self.assertEqual(h["device_memory"], 1200000)
+        text = libra("spgemm", self.A, "--algo", "hetero", "--gpu-share", "0.5").stdout
+        self.assertIn("device share R 0.5", text)
+
+    def test_flags_are_checked(self):
+        usage = Flags.usage_error
+        usage(self, "spgemm", self.A, "--algo", "hetero", "--gpu-share", "1.5",
+              says="between 0 and 1")
+        usage(self, "spgemm", self.A, "--gpu-share", "0.5", says="go with --algo hetero")
+        usage(self, "spgemm", self.A, "--device-memory", "1GB", says="go with --algo hetero")
+        # Too small for B: the library's reason, a usage error.
+        usage(self, "spgemm", self.A, "--algo", "hetero", "--device-memory", "200KB",
+              says="column blocks")
 
 
 class DiagonalStorage(unittest.TestCase):

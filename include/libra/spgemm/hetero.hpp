@@ -36,6 +36,17 @@
 
 namespace libra {
 
+// The host space that pairs with DevExec by default: the default host space,
+// or Serial when DevExec is that space (OpenMP playing the device).
+template <class DevExec>
+using HeteroHostFor =
+#if defined(KOKKOS_ENABLE_SERIAL)
+    std::conditional_t<std::is_same<DevExec, Kokkos::DefaultHostExecutionSpace>::value,
+                       Kokkos::Serial, Kokkos::DefaultHostExecutionSpace>;
+#else
+    Kokkos::DefaultHostExecutionSpace;
+#endif
+
 namespace impl {
 
 // The view of another matrix's memory under another device type of the same
