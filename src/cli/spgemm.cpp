@@ -99,6 +99,8 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"overlap", h.overlap()},
                      {"seconds_calibration", h.seconds_calibration},
                      {"seconds_device", h.seconds_device},
+                     {"seconds_device_compute", h.seconds_device_compute},
+                     {"seconds_copy_out", h.seconds_copy_out},
                      {"seconds_host", h.seconds_host},
                      {"seconds_assemble", h.seconds_assemble}};
     }

@@ -52,6 +52,9 @@ double cuda_event_seconds(void* begin, void* end) {
 void cuda_event_destroy(void* event) noexcept {
   if (event) cudaEventDestroy(static_cast<cudaEvent_t>(event));
 }
+void cuda_event_wait(void* event) {
+  check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize");
+}
 #else
 namespace {
 [[noreturn]] void no_cuda() {
@@ -72,6 +75,9 @@ double cuda_event_seconds(void*, void*) {
   no_cuda();
 }
 void cuda_event_destroy(void*) noexcept {}
+void cuda_event_wait(void*) {
+  no_cuda();
+}
 #endif
 
 }  // namespace libra::impl

@@ -23,6 +23,7 @@ void* cuda_event_record(void* stream);
 // Seconds between two recorded events; waits for `end`.
 double cuda_event_seconds(void* begin, void* end);
 void cuda_event_destroy(void* event) noexcept;
+void cuda_event_wait(void* event);
 
 template <class Exec>
 inline constexpr bool is_cuda_space = false;
@@ -139,6 +140,39 @@ class CopyClock {
   double seconds_ = 0;
   void* open_ = nullptr;
   std::vector<std::pair<void*, void*>> pairs_;
+};
+
+// Marks the point on an instance after the copies enqueued so far, so that
+// another thread can wait for them (a CUDA event; nothing where copies are
+// synchronous).
+template <class Exec>
+class CopyMark {
+ public:
+  CopyMark() = default;
+  explicit CopyMark(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) event_ = cuda_event_record(exec.cuda_stream());
+#endif
+    (void)exec;
+  }
+  CopyMark(CopyMark&& o) noexcept : event_(o.event_) {
+    o.event_ = nullptr;
+  }
+  CopyMark& operator=(CopyMark&& o) noexcept {
+    std::swap(event_, o.event_);
+    return *this;
+  }
+  CopyMark(const CopyMark&) = delete;
+  CopyMark& operator=(const CopyMark&) = delete;
+  ~CopyMark() {
+    cuda_event_destroy(event_);
+  }
+  void wait() const {
+    if (event_) cuda_event_wait(event_);
+  }
+
+ private:
+  void* event_ = nullptr;
 };
 
 // Whether Exec's parallel regions must be launched from the thread that

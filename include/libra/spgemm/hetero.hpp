@@ -190,16 +190,18 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   SpgemmOptions host_options = options.spgemm;
   host_options.progress = nullptr;
   const impl::DeviceRowCost<S, O, Off> cost{static_cast<std::uint64_t>(B.num_cols)};
+  // In-core when the rows fit half the device (panels cut for overlap only),
+  // else out-of-core: panels that fit a third each.
   const auto device_panels = [&](std::size_t begin, std::size_t end) {
-    const auto whole =
-        impl::plan_device_panels(order, Ah, begin, end, cost, cap, ~std::uint64_t(0));
-    if (whole.size() > 1) st.out_of_core = true;
+    const bool in_core = impl::rows_cost(order, Ah, begin, end, cost) <= memory.whole;
+    if (!in_core) st.out_of_core = true;
     const std::uint64_t products = order.products(begin, end);
     const std::uint64_t per_panel =
         options.tuning.panel_products
             ? options.tuning.panel_products
             : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
-    return impl::plan_device_panels(order, Ah, begin, end, cost, cap, per_panel);
+    return impl::plan_device_panels(order, Ah, begin, end, cost,
+                                    in_core ? memory.whole : memory.panel, per_panel);
   };
 
   impl::DeviceLanes<DevExec> lanes(device);
@@ -275,8 +277,9 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   lanes.fence_all();
 
   Kokkos::Timer assemble;
-  auto arrays = impl::assemble_pieces<S, O, Off>(Host(), order, A.num_rows,
-                                                 dev_side.pieces, host_side.pieces);
+  const auto device_pieces = dev_side.pieces();
+  auto arrays = impl::assemble_pieces<S, O, Off>(Host(), order, A.num_rows, device_pieces,
+                                                 host_side.pieces);
   Csr<S, O, Off, D> C;
   if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
     C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, arrays.row_map, arrays.col, arrays.val);
@@ -296,6 +299,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   st.bytes_to_host = dev_side.bytes_down;
   st.seconds_transfer = dev_side.transfer_seconds();
   st.seconds_transfer_exposed = dev_side.exposed;
+  st.seconds_copy_out = dev_side.copy_out_seconds();
+  st.seconds_device_compute = dev_side.compute_seconds;
   st.seconds_total = total.seconds();
   if (stats) *stats = st;
   return C;

@@ -19,8 +19,10 @@ struct HeteroOptions {
   double gpu_share = -1;
   // Bytes the device side may hold at once: B, two panels of A and of C in
   // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
-  // When the device's rows do not fit, they run in panels that do, A streamed in
-  // and C assembled in host memory (out-of-core); B must fit half of it.
+  // When the device's rows (each counted with its row of C at its largest) do
+  // not fit half of what is left beside B, they run in panels of a third of it
+  // each, A streamed in and C assembled in host memory (out-of-core); B must
+  // fit half of the budget.
   std::size_t device_memory = 0;
   // The share of the products each side computes to measure K (their results
   // are kept). The device takes its share from the top of the ranking, the host
@@ -61,6 +63,11 @@ struct HeteroStats {
   std::uint64_t bytes_to_host = 0;
   double seconds_transfer = 0;
   double seconds_transfer_exposed = 0;
+  // The device side's seconds in its SpGEMM calls, and the seconds its panels
+  // of C took to copy out of staging memory into host memory (on a thread of
+  // their own, beside the next panels).
+  double seconds_device_compute = 0;
+  double seconds_copy_out = 0;
   double seconds_calibration = 0;  // both sides' calibration panels
   double seconds_device = 0;       // the device side after calibration
   double seconds_host = 0;         // the host side after calibration

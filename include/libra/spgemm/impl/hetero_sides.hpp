@@ -16,6 +16,7 @@
 
 #include "libra/core/exec_lanes.hpp"
 #include "libra/format/csr.hpp"
+#include "libra/spgemm/impl/hetero_copy_out.hpp"
 #include "libra/spgemm/impl/hetero_gather.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
 #include "libra/spgemm/spgemm.hpp"
@@ -24,15 +25,6 @@ namespace libra::impl {
 
 using PanelRange = std::pair<std::size_t, std::size_t>;  // positions in the ranking
 
-// C's rows for positions [begin, end) of the ranking, in host-readable memory.
-template <class S, class O, class Off, class Mem>
-struct HeteroPiece {
-  std::size_t begin = 0, end = 0;
-  Kokkos::View<const Off*, Mem> row_map;
-  Kokkos::View<const O*, Mem> col;
-  Kokkos::View<const S*, Mem> val;
-};
-
 template <class S, class O, class Off, class DevExec, class HostCsr>
 class DeviceSide {
  public:
@@ -40,13 +32,18 @@ class DeviceSide {
   using DevD = Kokkos::Device<DevExec, Mem>;
   using Matrix = Csr<S, O, Off, DevD>;
   using Stage = StagingSpace<DevExec>;
-  using Piece = HeteroPiece<S, O, Off, Stage>;
+  using Piece = HeteroPiece<S, O, Off, Kokkos::HostSpace>;
 
   // a_dev / b_dev: A and B when they are already in the device's memory.
   DeviceSide(DeviceLanes<DevExec>& lanes, const HeteroOrder& order, const HostCsr& A,
              const HostCsr& B, const Matrix* a_dev, const Matrix* b_dev,
              const SpgemmOptions& options)
-      : lanes_(lanes), order_(order), A_(A), B_(B), options_(options) {
+      : lanes_(lanes),
+        order_(order),
+        A_(A),
+        B_(B),
+        options_(options),
+        downloads_(device_id(lanes.compute)) {
     if (a_dev) {
       a_dev_ = *a_dev;
       a_resident_ = true;
@@ -81,7 +78,8 @@ class DeviceSide {
     b_loaded_ = true;
   }
 
-  // Computes the panels in order; their rows of C become pieces.
+  // Computes the panels in order; their rows of C are in host memory when it
+  // returns (pieces()).
   void run(const std::vector<PanelRange>& panels) {
     if (panels.empty()) return;
     load_b();
@@ -91,13 +89,19 @@ class DeviceSide {
       run_staged(panels);
     }
     release_pending();
+    Kokkos::Timer wait;
+    downloads_.drain();
+    exposed += wait.seconds();
   }
 
-  std::vector<Piece> pieces;
+  // C's rows of every panel run, in host memory.
+  std::vector<Piece> pieces() { return downloads_.finish(); }
+  double copy_out_seconds() const { return downloads_.copy_seconds; }
   std::uint64_t bytes_up = 0, bytes_down = 0, products = 0;
   std::size_t rows = 0;
   int panels_run = 0;
-  double exposed = 0;  // seconds spent waiting for copies
+  double exposed = 0;          // seconds spent waiting for copies
+  double compute_seconds = 0;  // in SpGEMM calls
   // The copies' own seconds (waits for the recorded ones).
   double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
 
@@ -109,36 +113,49 @@ class DeviceSide {
   }
 
   Matrix multiply(const Matrix& a_panel, const PanelRange& range) {
+    Kokkos::Timer timer;
     Matrix C = libra::spgemm(lanes_.compute, a_panel, b_dev_, options_);
+    compute_seconds += timer.seconds();
     ++panels_run;
     rows += range.second - range.first;
     products += order_.products(range.first, range.second);
     return C;
   }
 
-  // C of a panel goes down on the download stream; its device arrays are kept
-  // until the copy is done.
+  static int device_id(const DevExec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<DevExec>) return exec.cuda_device();
+#endif
+    (void)exec;
+    return 0;
+  }
+
+  // C of a panel goes down on the download stream into a staging slot, once
+  // the copier is done with that slot's last panel; C's device arrays are kept
+  // until the copy has landed.
   void download(const Matrix& C, const PanelRange& range) {
+    const std::size_t m = range.second - range.first;
+    const std::size_t nnz = C.col_idx.extent(0);
+    const int s = next_slot_;
+    next_slot_ ^= 1;
     Kokkos::Timer wait;
-    lanes_.down.fence();
+    auto& slot = downloads_.acquire(s, m, nnz);
     exposed += wait.seconds();
     release_pending();
-    const auto alloc = [](const std::string& label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+    const auto first = [](std::size_t n) {
+      return std::make_pair(std::size_t(0), n);
     };
-    Kokkos::View<Off*, Stage> rm(alloc("libra::hetero::C::row_map"), C.row_map.extent(0));
-    Kokkos::View<O*, Stage> col(alloc("libra::hetero::C::col"), C.col_idx.extent(0));
-    Kokkos::View<S*, Stage> val(alloc("libra::hetero::C::values"), C.values.extent(0));
     Kokkos::Timer enqueue;
     down_clock_.begin(lanes_.down);
-    Kokkos::deep_copy(lanes_.down, rm, C.row_map);
-    Kokkos::deep_copy(lanes_.down, col, C.col_idx);
-    Kokkos::deep_copy(lanes_.down, val, C.values);
+    Kokkos::deep_copy(lanes_.down, Kokkos::subview(slot.row_map, first(m + 1)),
+                      C.row_map);
+    Kokkos::deep_copy(lanes_.down, Kokkos::subview(slot.col, first(nnz)), C.col_idx);
+    Kokkos::deep_copy(lanes_.down, Kokkos::subview(slot.val, first(nnz)), C.values);
     down_clock_.end(lanes_.down);
+    downloads_.submit(s, CopyMark<DevExec>(lanes_.down), range.first, range.second, nnz);
     exposed += enqueue.seconds();  // all of it where copies are synchronous
     bytes_down += bytes_of(C);
     pending_ = C;
-    pieces.push_back(Piece{range.first, range.second, rm, col, val});
   }
 
   void release_pending() {
@@ -258,6 +275,8 @@ class DeviceSide {
   std::size_t nnz_stage_[2] = {0, 0};  // entries gathered in each staging slot
   std::size_t nnz_[2] = {0, 0};        // entries uploaded to each device slot
   CopyClock<DevExec> up_clock_, down_clock_;
+  StagedDownloads<S, O, Off, DevExec> downloads_;
+  int next_slot_ = 0;
 };
 
 template <class S, class O, class Off, class HostExec>

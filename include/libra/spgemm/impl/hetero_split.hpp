@@ -121,9 +121,12 @@ struct DeviceRowCost {
 // The device's memory after B: two panels in flight (panel j's A and C while
 // j+1's A goes up and j-1's C comes down) and one panel's SpGEMM temporaries,
 // each at most `panel` bytes, plus `reserve` for the SpGEMM's fixed temporaries.
+// When all of the device's rows fit half of it (in-core), their panels are cut
+// for overlap only, and may cost `whole` in all.
 struct DeviceMemorySplit {
   static constexpr std::uint64_t reserve = std::uint64_t(1) << 20;
   std::uint64_t panel = 0;          // the most a panel's rows may cost
+  std::uint64_t whole = 0;          // in-core: the most all the rows may cost
   std::uint64_t spgemm_budget = 0;  // a panel's SpGEMM temporaries
 };
 
@@ -139,8 +142,22 @@ inline DeviceMemorySplit split_device_memory(std::uint64_t budget,
   }
   DeviceMemorySplit m;
   m.panel = (budget - b_bytes - DeviceMemorySplit::reserve) / 3;
+  m.whole = (budget - b_bytes - DeviceMemorySplit::reserve) / 2;
   m.spgemm_budget = m.panel + DeviceMemorySplit::reserve;
   return m;
+}
+
+// What positions [begin, end) of the ranking cost the device at once.
+template <class Cost, class Csr>
+std::uint64_t rows_cost(const HeteroOrder& order, const Csr& A, std::size_t begin,
+                        std::size_t end, const Cost& cost) {
+  std::uint64_t bytes = 0;
+  for (std::size_t p = begin; p < end; ++p) {
+    const auto i = order.rows(p);
+    bytes += cost(static_cast<std::uint64_t>(A.row_map(i + 1) - A.row_map(i)),
+                  order.cum(p + 1) - order.cum(p));
+  }
+  return bytes;
 }
 
 // Positions [begin, end) of the order cut into consecutive panels, each costing
