@@ -25,6 +25,13 @@ double cuda_event_seconds(void* begin, void* end);
 void cuda_event_destroy(void* event) noexcept;
 void cuda_event_wait(void* event);
 
+// Lets the calling thread run on any CPU the process may use
+// (src/core/thread_binding.cpp). A std::thread inherits its creator's binding,
+// and with OMP_PROC_BIND the thread that starts OpenMP is bound to one core:
+// Libra's helper threads (the device side, the copier and its copy threads)
+// would share that core with it.
+void unbind_this_thread() noexcept;
+
 template <class Exec>
 inline constexpr bool is_cuda_space = false;
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -191,6 +198,7 @@ template <class SecondExec, class First, class Second>
 void run_side_by_side(const SecondExec& second_exec, First&& first, Second&& second) {
   std::exception_ptr second_error;
   std::thread worker([&] {
+    unbind_this_thread();
     try {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<SecondExec>) cuda_set_device(second_exec.cuda_device());

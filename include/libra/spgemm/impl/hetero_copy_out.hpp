@@ -146,6 +146,7 @@ class StagedDownloads {
   }
 
   void copy_loop() {
+    unbind_this_thread();
     try {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<DevExec>) cuda_set_device(cuda_device_);
