@@ -68,6 +68,8 @@ libra::HeteroStats check(const Case& c, const M& A, const M& B,
                          const libra::HeteroOptions& options,
                          libra::HeteroHandle* handle) {
   libra::HeteroStats st;
+  SCOPED_TRACE("gpu_share " +
+               std::to_string(handle ? handle->options().gpu_share : options.gpu_share));
   const M C = handle ? libra::spgemm_hetero(Exec(), HostExec(), *handle, A, B, &st)
                      : libra::spgemm_hetero(Exec(), HostExec(), A, B, options, &st);
   EXPECT_TRUE(

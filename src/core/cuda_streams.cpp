@@ -36,8 +36,10 @@ void cuda_set_device(int device) {
   check(cudaSetDevice(device), "cudaSetDevice");
 }
 void* cuda_event_record(void* stream) {
+  // Blocking sync: a thread waiting on it sleeps instead of spinning on a core
+  // the host side's OpenMP threads need.
   cudaEvent_t e = nullptr;
-  check(cudaEventCreate(&e), "cudaEventCreate");
+  check(cudaEventCreateWithFlags(&e, cudaEventBlockingSync), "cudaEventCreate");
   check(cudaEventRecord(e, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
   return e;
 }

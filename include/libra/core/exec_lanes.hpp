@@ -7,6 +7,8 @@
 // runs parallel regions only from the thread that initialised it).
 #include <Kokkos_Core.hpp>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -95,6 +97,86 @@ class DeviceLanes {
 
  private:
   void* streams_[3] = {nullptr, nullptr, nullptr};
+};
+
+// Lanes kept between calls: three CUDA streams and their Kokkos instances cost
+// milliseconds to make and to free (each instance allocates and frees its own
+// scratch, and a cudaFree synchronises the device). A lease takes a set (or
+// makes one) and gives it back; the cache frees them before Kokkos finalizes.
+template <class Exec>
+class LanesCache {
+ public:
+  static LanesCache& instance() {
+    static LanesCache* cache = new LanesCache;  // outlives static destruction order
+    return *cache;
+  }
+  std::unique_ptr<DeviceLanes<Exec>> take(const Exec& exec) {
+    const int id = device_of(exec);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!hooked_) {
+        Kokkos::push_finalize_hook([this] {
+          std::lock_guard<std::mutex> l(mutex_);
+          free_.clear();
+          hooked_ = false;
+        });
+        hooked_ = true;
+      }
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if (it->first == id) {
+          auto lanes = std::move(it->second);
+          free_.erase(it);
+          return lanes;
+        }
+      }
+    }
+    return std::make_unique<DeviceLanes<Exec>>(exec);
+  }
+  void give(const Exec& exec, std::unique_ptr<DeviceLanes<Exec>> lanes) {
+    lanes->fence_all();
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.emplace_back(device_of(exec), std::move(lanes));
+  }
+
+ private:
+  static int device_of(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) return exec.cuda_device();
+#endif
+    (void)exec;
+    return 0;
+  }
+  std::mutex mutex_;
+  bool hooked_ = false;
+  std::vector<std::pair<int, std::unique_ptr<DeviceLanes<Exec>>>> free_;
+};
+
+// Lanes on CUDA come from the cache; elsewhere they are copies of `exec`.
+template <class Exec>
+class LanesLease {
+ public:
+  explicit LanesLease(const Exec& exec) : exec_(exec) {
+    if constexpr (is_cuda_space<Exec>) {
+      lanes_ = LanesCache<Exec>::instance().take(exec);
+    } else {
+      lanes_ = std::make_unique<DeviceLanes<Exec>>(exec);
+    }
+  }
+  LanesLease(const LanesLease&) = delete;
+  LanesLease& operator=(const LanesLease&) = delete;
+  ~LanesLease() {
+    if constexpr (is_cuda_space<Exec>) {
+      try {
+        LanesCache<Exec>::instance().give(exec_, std::move(lanes_));
+      } catch (...) {
+      }
+    }
+  }
+  DeviceLanes<Exec>& operator*() { return *lanes_; }
+
+ private:
+  Exec exec_;
+  std::unique_ptr<DeviceLanes<Exec>> lanes_;
 };
 
 // Total seconds the copies between begin() and end() took on their instance:

@@ -204,7 +204,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
                                     in_core ? memory.whole : memory.panel, per_panel);
   };
 
-  impl::DeviceLanes<DevExec> lanes(device);
+  impl::LanesLease<DevExec> lease(device);
+  impl::DeviceLanes<DevExec>& lanes = *lease;
   impl::DeviceSide<S, O, Off, DevExec, HostMatrix> dev_side(
       lanes, order, Ah, Bh, a_resident ? &a_dev : nullptr, on_device ? &b_dev : nullptr,
       device_options);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "libra/core/exec_lanes.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -29,6 +30,56 @@ struct HeteroPiece {
   Kokkos::View<const Off*, Mem> row_map;
   Kokkos::View<const O*, Mem> col;
   Kokkos::View<const S*, Mem> val;
+};
+
+// A CSR panel's arrays (offsets, columns, values) carved from one block of
+// Libra's block cache (util/workspace.hpp), so that the next call reuses the
+// pinned or device memory instead of allocating it again. Grown on demand;
+// the block goes back to the cache when released.
+template <class S, class O, class Off, class Mem>
+class CachedArrays {
+ public:
+  template <class T>
+  using Array = Kokkos::View<T*, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  CachedArrays() = default;
+  CachedArrays(const CachedArrays&) = delete;
+  CachedArrays& operator=(const CachedArrays&) = delete;
+  ~CachedArrays() { release(); }
+
+  void reserve(std::size_t rows, std::size_t nnz) {
+    if (block_.extent(0) > 0 && rows <= rows_ && nnz <= nnz_) return;
+    release();
+    rows_ = rows + rows / 4;
+    nnz_ = nnz + nnz / 4;
+    const std::size_t a = workspace_alignment;
+    const auto up = [a](std::size_t bytes) {
+      return (bytes + a - 1) / a * a;
+    };
+    const std::size_t offsets = up((rows_ + 1) * sizeof(Off));
+    const std::size_t cols = up(nnz_ * sizeof(O));
+    block_ = BlockCache<Mem>::instance().take(offsets + cols + nnz_ * sizeof(S) + a);
+    auto* base = block_.data();
+    row_map = Array<Off>(reinterpret_cast<Off*>(base), rows_ + 1);
+    col = Array<O>(reinterpret_cast<O*>(base + offsets), nnz_);
+    val = Array<S>(reinterpret_cast<S*>(base + offsets + cols), nnz_);
+  }
+  // The caller guarantees no copy or kernel uses the arrays any more.
+  void release() {
+    if (block_.extent(0) > 0) BlockCache<Mem>::instance().give(block_);
+    block_ = {};
+    row_map = {};
+    col = {};
+    val = {};
+    rows_ = nnz_ = 0;
+  }
+
+  Array<Off> row_map;
+  Array<O> col;
+  Array<S> val;
+
+ private:
+  typename BlockCache<Mem>::Block block_;
+  std::size_t rows_ = 0, nnz_ = 0;
 };
 
 // memcpy by up to 8 threads (one per 64 MiB), so that the destination's fresh
@@ -58,11 +109,7 @@ class StagedDownloads {
  public:
   using Stage = StagingSpace<DevExec>;
   using Piece = HeteroPiece<S, O, Off, Kokkos::HostSpace>;
-  struct Slot {
-    Kokkos::View<Off*, Stage> row_map;
-    Kokkos::View<O*, Stage> col;
-    Kokkos::View<S*, Stage> val;
-  };
+  using Slot = CachedArrays<S, O, Off, Stage>;
 
   explicit StagedDownloads(int cuda_device) : cuda_device_(cuda_device) {}
   StagedDownloads(const StagedDownloads&) = delete;
@@ -83,21 +130,7 @@ class StagedDownloads {
       rethrow_locked();
     }
     Slot& slot = slots_[s];
-    const auto alloc = [](const std::string& label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
-    };
-    if (slot.row_map.extent(0) < rows + 1) {
-      slot.row_map = {};
-      slot.row_map = Kokkos::View<Off*, Stage>(alloc("libra::hetero::C::row_map"),
-                                               rows + 1 + rows / 4);
-    }
-    if (slot.col.extent(0) < nnz) {
-      slot.col = {};
-      slot.val = {};
-      slot.col = Kokkos::View<O*, Stage>(alloc("libra::hetero::C::col"), nnz + nnz / 4);
-      slot.val =
-          Kokkos::View<S*, Stage>(alloc("libra::hetero::C::values"), nnz + nnz / 4);
-    }
+    slot.reserve(rows, nnz);
     return slot;
   }
 

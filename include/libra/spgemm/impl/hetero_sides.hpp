@@ -193,8 +193,8 @@ class DeviceSide {
       max_nnz = std::max(max_nnz, nnz);
     }
     for (int s = 0; s < 2; ++s) {
-      reserve(stage_[s], max_rows, max_nnz);
-      reserve(slot_[s], max_rows, max_nnz);
+      stage_[s].reserve(max_rows, max_nnz);
+      slot_[s].reserve(max_rows, max_nnz);
     }
     const std::size_t n = panels.size();
     stage(panels[0], 0);
@@ -218,23 +218,7 @@ class DeviceSide {
   }
 
   template <class M>
-  struct Slot {
-    Kokkos::View<Off*, M> row_map;
-    Kokkos::View<O*, M> col;
-    Kokkos::View<S*, M> val;
-  };
-  template <class M>
-  static void reserve(Slot<M>& s, std::size_t rows, std::size_t nnz) {
-    const auto alloc = [](const std::string& label) {
-      return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
-    };
-    if (s.row_map.extent(0) < rows + 1)
-      s.row_map = Kokkos::View<Off*, M>(alloc("libra::hetero::A::row_map"), rows + 1);
-    if (s.col.extent(0) < nnz) {
-      s.col = Kokkos::View<O*, M>(alloc("libra::hetero::A::col"), nnz);
-      s.val = Kokkos::View<S*, M>(alloc("libra::hetero::A::values"), nnz);
-    }
-  }
+  using Slot = CachedArrays<S, O, Off, M>;
 
   void stage(const PanelRange& range, int s) {
     nnz_stage_[s] = gather_rows_on_this_thread(
