@@ -82,11 +82,13 @@ class CachedArrays {
   std::size_t rows_ = 0, nnz_ = 0;
 };
 
-// memcpy by up to 8 threads (one per 64 MiB), so that the destination's fresh
-// pages fault in parallel.
+// memcpy by as many threads as the machine has (one per 8 MiB at least), so
+// that the destination's fresh pages fault in parallel: one thread faults them
+// in at about 1 GB/s (measured on the H100 machine's host).
 inline void parallel_copy(void* dst, const void* src, std::size_t bytes) {
-  const std::size_t per = std::size_t(64) << 20;
-  const int threads = static_cast<int>(std::min<std::size_t>(8, bytes / per + 1));
+  const std::size_t per = std::size_t(8) << 20;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const int threads = static_cast<int>(std::min<std::size_t>(cores, bytes / per + 1));
   if (threads == 1) {
     if (bytes) std::memcpy(dst, src, bytes);
     return;
