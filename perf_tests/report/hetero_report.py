@@ -20,11 +20,28 @@ SIDES = ["gpu_only", "gpu_only_host_inputs", "cpu_only", "hetero", "hetero_kept"
          "hetero_device_inputs"]
 
 
+def read_results(path):
+    """The JSON of a run; one stopped by its time limit (the file ends inside the
+    benchmarks array) is closed after its last complete case."""
+    text = pathlib.Path(path).read_text()
+    try:
+        return json.loads(text), False
+    except json.JSONDecodeError:
+        cut = text.rfind("\n    },")
+        if cut < 0:
+            raise
+        return json.loads(text[:cut] + "\n    }\n  ]\n}\n"), True
+
+
+TRUNCATED = []
+
+
 def load(paths):
     cases, context = {}, {}
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
+        data, cut = read_results(path)
+        if cut:
+            TRUNCATED.append(path)
         context = data.get("context", context)
         for b in data["benchmarks"]:
             m = re.match(r"hetero/([^/]+)/([A-Za-z0-9_.]+)/", b["name"])
@@ -180,6 +197,10 @@ def main():
     lines.append(f"bench_hetero, {context.get('date', '')} {host}; medians (ms). "
                  "Inputs in host memory unless the column says device.")
     lines.append("")
+    if TRUNCATED:
+        lines.append("The run was stopped by its time limit; the tables hold the cases it "
+                     "finished.")
+        lines.append("")
     if ratios:
         wins = sum(1 for r in ratios if r <= 1)
         lines.append(f"**Headline:** heterogeneous (calibrated in the call, host inputs) "
