@@ -82,6 +82,18 @@ def run(args):
     return 0
 
 
+def failure_line(text):
+    """The line of a failed job's stderr that says what happened: the tool's own
+    message, else the launcher's word on a signal, else the last line of text
+    (Open MPI ends its messages with a rule of dashes)."""
+    lines = [l.strip() for l in text.splitlines() if l.strip().strip("-")]
+    for pattern in ("libra: ", "exited on signal", "Signal:"):
+        for line in lines:
+            if pattern in line:
+                return line
+    return lines[-1] if lines else "(no message)"
+
+
 def ms(s):
     return "%.3f" % (s * 1e3)
 
@@ -138,7 +150,7 @@ def report(args):
         for r in failed:
             out.append("- `%s` %s %s, %d ranks: %s" % (r["case"], r["partition"],
                                                       r["version"], r["ranks"],
-                                                      r["failed"].splitlines()[-1:]))
+                                                      failure_line(r["failed"])))
     with open(os.path.join(args.out_dir, "mspmv.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
     try:

@@ -35,19 +35,32 @@ bool launched_by_an_mpi_launcher() {
 #endif
 }
 
+int threads_per_rank() {
+#if LIBRA_ENABLE_MPI
+  return libra::dist::host_threads_per_rank();
+#else
+  return 1;
+#endif
+}
+
 // Kokkos 3.4's OpenMP backend prints a warning on stdout unless OMP_PROC_BIND is
-// set, and the OpenMP runtime reads OMP_PROC_BIND and OMP_PLACES only when the
-// program is loaded. So the tool sets Kokkos' recommended values where the user
-// has set none and starts itself again, once (they are set then), so that they
-// take effect. Should the restart fail, the run goes on with unbound threads.
-// Under an MPI launcher every rank would bind its first thread to the same first
-// core, so there the default is unbound threads (libra::dist places each rank).
-void default_thread_binding(char* argv[]) {
+// set, and the OpenMP runtime reads OMP_PROC_BIND, OMP_PLACES and OMP_NUM_THREADS
+// only when the program is loaded. So the tool sets Kokkos' recommended values
+// where the user has set none and starts itself again, once (they are set then),
+// so that they take effect. Should the restart fail, the run goes on with unbound
+// threads. Under an MPI launcher every rank would bind its first thread to the
+// same first core, so there the default is unbound threads, and each rank runs
+// its share of the host's cores rather than all of them
+// (libra::dist::host_threads_per_rank).
+void default_threading(char* argv[]) {
   bool changed = false;
   const bool mpi = launched_by_an_mpi_launcher();
+  const std::string threads = mpi ? std::to_string(threads_per_rank()) : std::string();
   for (const auto& [name, value] :
        {std::pair<const char*, const char*>{"OMP_PROC_BIND", mpi ? "false" : "spread"},
-        std::pair<const char*, const char*>{"OMP_PLACES", mpi ? nullptr : "threads"}}) {
+        std::pair<const char*, const char*>{"OMP_PLACES", mpi ? nullptr : "threads"},
+        std::pair<const char*, const char*>{"OMP_NUM_THREADS",
+                                            mpi ? threads.c_str() : nullptr}}) {
     if (!value) continue;
     if (!std::getenv(name)) {
       ::setenv(name, value, 0);
@@ -132,6 +145,8 @@ const char* const footer =
     "Kokkos flags (--kokkos-threads=N, ...) are passed on. OMP_PROC_BIND and\n"
     "OMP_PLACES default to spread and threads when unset (the tool restarts itself\n"
     "once to apply them); set them (e.g. OMP_PROC_BIND=false) to choose otherwise.\n"
+    "Under mpirun, threads are unbound and OMP_NUM_THREADS defaults to the host's\n"
+    "cores shared among its ranks (or the cores the launcher bound a rank to).\n"
     "Progress is shown on stderr when it is a terminal (after LIBRA_PROGRESS_DELAY\n"
     "seconds, default 1).";
 
@@ -207,7 +222,7 @@ int run(int argc, char* argv[]) {
 
 int main(int argc, char* argv[]) {
   using namespace libra::cli;
-  default_thread_binding(argv);
+  default_threading(argv);
   try {
     return run(argc, argv);
   } catch (const Failure& e) {

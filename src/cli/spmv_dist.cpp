@@ -192,6 +192,9 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
                          ? "rows"
                          : std::string("p") + to_string(o.format);
     j["ranks"] = s.ranks;
+    // Rank 0's host threads (every rank runs as many unless the launcher bound
+    // ranks to different numbers of cores).
+    j["host_threads"] = Kokkos::DefaultHostExecutionSpace::concurrency();
     j["version"] = to_string(o.version);
     j["transport"] = to_string(s.transport);
     j["transport_detail"] = s.transport_detail;

@@ -1,6 +1,10 @@
 #include "libra/dist/launch.hpp"
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <Kokkos_Macros.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -16,6 +20,16 @@ const char* first_set(std::initializer_list<const char*> names) {
   }
   return nullptr;
 }
+
+// A non-negative count from the first variable set, or -1.
+int count_from(std::initializer_list<const char*> names) noexcept {
+  const char* v = first_set(names);
+  if (!v) return -1;
+  char* end = nullptr;
+  const long r = std::strtol(v, &end, 10);
+  return end != v && *end == '\0' && r >= 0 && r < (1L << 24) ? static_cast<int>(r) : -1;
+}
+
 }  // namespace
 
 bool launched_by_mpi() noexcept {
@@ -25,13 +39,26 @@ bool launched_by_mpi() noexcept {
 }
 
 int launcher_local_rank() noexcept {
-  const char* v =
-      first_set({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
-                 "MV2_COMM_WORLD_LOCAL_RANK", "PMIX_LOCAL_RANK", "SLURM_LOCALID"});
-  if (!v) return -1;
-  char* end = nullptr;
-  const long r = std::strtol(v, &end, 10);
-  return end != v && *end == '\0' && r >= 0 && r < (1L << 24) ? static_cast<int>(r) : -1;
+  return count_from({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                     "MV2_COMM_WORLD_LOCAL_RANK", "PMIX_LOCAL_RANK", "SLURM_LOCALID"});
+}
+
+int launcher_local_size() noexcept {
+  const int n = count_from({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+                            "MV2_COMM_WORLD_LOCAL_SIZE", "PMIX_LOCAL_SIZE"});
+  return n > 0 ? n : -1;
+}
+
+int host_threads_per_rank() noexcept {
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  const int host = online > 0 ? static_cast<int>(online) : 1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const int allowed =
+      ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host;
+  if (allowed > 0 && allowed < host) return allowed;  // bound by the launcher (or user)
+  const int ranks = std::max(1, launcher_local_size());
+  return std::max(1, host / ranks);
 }
 
 int gpu_for_local_rank() noexcept {

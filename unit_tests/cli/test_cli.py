@@ -1260,14 +1260,18 @@ class Spmv(TempDirTest):
 MPIEXEC = None  # --mpiexec: the build has MPI; None: it has not
 
 
-def mpirun(np, *args, env=None):
+def mpirun(np, *args, env=None, threads="1"):
     """The tool under the MPI launcher, as CI can run it: as root, more ranks than
-    cores, ranks unbound, one OpenMP thread each (Open MPI's variables; others
-    ignore them). The user's plain environment otherwise (no OMP_PROC_BIND)."""
+    cores, ranks unbound, `threads` OpenMP threads each (None: OMP_NUM_THREADS
+    unset, the tool's choice) (Open MPI's variables; others ignore them). The
+    user's plain environment otherwise (no OMP_PROC_BIND)."""
     e = dict(env or ENV)
     e.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
              OMPI_MCA_rmaps_base_oversubscribe="1",
-             OMPI_MCA_hwloc_base_binding_policy="none", OMP_NUM_THREADS="1")
+             OMPI_MCA_hwloc_base_binding_policy="none")
+    e.pop("OMP_NUM_THREADS", None)
+    if threads is not None:
+        e["OMP_NUM_THREADS"] = threads
     return subprocess.run([MPIEXEC, "-np", str(np), LIBRA, *args], capture_output=True,
                           text=True, env=e, timeout=300)
 
@@ -1382,6 +1386,20 @@ class SpmvMpi(TempDirTest):
                     self.assertEqual(j["a_file"], spec)
                     if spec.startswith("band"):
                         self.assertEqual((j["rows"], j["nnz"]), (500, 7 * 500 - 12))
+
+    def test_ranks_share_the_host_cores(self):
+        # Unset, OMP_NUM_THREADS becomes the host's CPUs shared among its ranks
+        # (ranks of all the CPUs each oversubscribe the host); set, it is kept.
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        online = os.cpu_count()
+        allowed = len(os.sched_getaffinity(0))
+        for np in (1, 2, 3):
+            with self.subTest(np=np):
+                j = json_of(self, mpirun(np, "spmv", a, "--json", threads=None))
+                want = allowed if allowed < online else max(1, online // np)
+                self.assertEqual(j["host_threads"], want)
+        j = json_of(self, mpirun(1, "spmv", a, "--json", threads="3"))
+        self.assertEqual(j["host_threads"], 3)
 
     def test_version_without_mpirun_is_a_usage_error(self):
         p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), "--version", "p")
