@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "libra/config.hpp"
+#include "libra/core/topology.hpp"
 #include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
 #include "libra/dist/spmv.hpp"
@@ -81,6 +83,34 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
   }
 }
 
+// p-opt places each rank (its own share of the host's processing units) unless
+// told not to, or unless its launcher bound it already; the others never do.
+void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptions& o,
+                     const std::string& placement) {
+  if (o.version != Version::p_opt) {
+    EXPECT_EQ(placement, "not placed: only p-opt places ranks");
+    return;
+  }
+  if (!o.place) {
+    EXPECT_EQ(placement, "not placed: SpmvOptions::place is off");
+    return;
+  }
+#if LIBRA_ENABLE_HWLOC
+  static const libra::Topology t = libra::read_topology();
+  const libra::Placement plan = libra::plan_placement(
+      t, comm.node_rank(), comm.node_size(), libra::LaunchTraits<Exec>::is_gpu);
+  const std::string where = "NUMA domain " + std::to_string(plan.numa) + ": PUs " +
+                            libra::format_index_list(plan.pus);
+  EXPECT_TRUE(placement.rfind(where, 0) == 0 ||
+              placement.rfind("not placed: kept the binding it started with", 0) == 0)
+      << placement << " (plan: " << where << ")";
+#else
+  (void)comm;
+  EXPECT_EQ(placement.rfind("not placed: Libra was built without hwloc", 0), 0u)
+      << placement;
+#endif
+}
+
 // y = beta y + alpha A x through every rank, compared on rank 0 with the oracle.
 template <class Layout, bool Rank1>
 void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
@@ -92,6 +122,7 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   Spmv mv(comm, Exec(), A, o);
   EXPECT_EQ(mv.setup().transport, expected) << mv.setup().transport_detail;
   EXPECT_EQ(mv.setup().merge_on_host, o.version != Version::p_opt);
+  check_placement(comm, o, mv.setup().placement);
   if (comm.is_root()) {
     check_cut(a, o, mv.setup());
     libra::test::check_spmv<double, Device, Layout, Rank1>(
@@ -153,7 +184,9 @@ void every_way(const libra::dist::Comm& comm, const libra::ref::Matrix& a, PartF
     check_dist<Kokkos::LayoutLeft, true>(comm, a, o, automatic_choice(comm), 1, 1, 0);
     o.transport = Transport::host;
     o.timing = true;
+    o.place = false;
     check_dist<Kokkos::LayoutRight, false>(comm, a, o, Transport::host, 3, 2, -0.5);
+    o.place = true;
     o.transport = Transport::mpi;
     if (host_memory || libra::dist::impl::mpi_takes_cuda_pointers()) {
       check_dist<Kokkos::LayoutLeft, false>(comm, a, o, Transport::mpi, 2, -1, 1);

@@ -19,7 +19,7 @@ host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
 [ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
   -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
-  -DLIBRA_ENABLE_MPI=ON \
+  -DLIBRA_ENABLE_MPI=ON -DLIBRA_ENABLE_HWLOC=ON \
   "${extra[@]}" "$@"
 targets=()
 for t in ${LIBRA_CUDA_TARGETS:-}; do targets+=(--target "$t"); done

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "info_topology.hpp"
 #include "libra/analysis/matrix_stats.hpp"
 #include "libra/format/diagonal.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 struct InfoArgs {
   std::string file;
   bool json = false;
+  bool topology = false;
   InputOptions input;
 };
 
@@ -143,6 +145,8 @@ int report(const InfoArgs& args, const CsrMatrix& A, const io::FileInfo& info) {
 }
 
 int run_info(const InfoArgs& args) {
+  if (args.topology) return print_topology(args.json);
+  if (args.file.empty()) throw Failure(exit_usage, "info: give a FILE, or --topology");
   return visit_matrix(
       args.file, read_options(args.input),
       [&](const auto& A, const auto& info) { return report(args, A, info); });
@@ -154,8 +158,12 @@ Command add_info_command(CLI::App& parent) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* app = parent.add_subcommand(
       "info", "Print the shape, degrees, bandwidth, diagonals and A*A work of a matrix");
-  app->add_option("FILE", args->file, "Matrix Market file (.mtx, .mm) or edge list")
-      ->required();
+  CLI::Option* file =
+      app->add_option("FILE", args->file, "Matrix Market file (.mtx, .mm) or edge list");
+  app->add_flag("--topology", args->topology,
+                "Print this machine instead: NUMA domains, processing units, GPUs and "
+                "the domain each GPU is attached to (hwloc)")
+      ->excludes(file);
   app->add_flag("--json", args->json, "Print one JSON object instead of text");
   add_input_options(*app, args->input);
   app->footer(

@@ -195,6 +195,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     // Rank 0's host threads (every rank runs as many unless the launcher bound
     // ranks to different numbers of cores).
     j["host_threads"] = Kokkos::DefaultHostExecutionSpace::concurrency();
+    j["placement"] = s.placement;  // rank 0's
     j["version"] = to_string(o.version);
     j["transport"] = to_string(s.transport);
     j["transport_detail"] = s.transport_detail;
@@ -235,6 +236,8 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
         stream, "version %s, p%s parts (nnz per part %lld to %lld), transport %s (%s)\n",
         to_string(o.version), to_string(o.format), static_cast<long long>(*lo),
         static_cast<long long>(*hi), to_string(s.transport), s.transport_detail.c_str());
+    std::fprintf(stream, "rank 0: %d host thread(s), %s\n",
+                 Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
     std::fprintf(stream,
                  "%.3f ms per iteration (median of %d), %.2f GB/s: compute %.3f ms "
                  "(slowest rank), wait %.3f ms, merge %.3f ms\n",

@@ -1257,6 +1257,46 @@ class Spmv(TempDirTest):
         self.assertIn("--partition", p.stdout)
 
 
+class Topology(unittest.TestCase):
+    """`libra info --topology`: the machine's NUMA domains, processing units and
+    GPUs, as text or JSON; HWLOC_SYNTHETIC stands in for another machine."""
+
+    def test_this_machine(self):
+        p = libra("info", "--topology", "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)
+        self.assertEqual(j["pus"], os.cpu_count())
+        self.assertTrue(j["this_system"])
+        self.assertEqual(sorted(u for d in j["numa"] for u in d["pus"]),
+                         list(range(os.cpu_count())))
+        p = libra("info", "--topology")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("topology from "), p.stdout)
+        self.assertIn("NUMA domain %d: PUs " % j["numa"][0]["os_index"], p.stdout)
+        self.assertEqual(p.stderr, "")
+
+    def test_synthetic_machine(self):
+        p = libra("info", "--topology", "--json")
+        if not json.loads(p.stdout)["source"].startswith("hwloc"):
+            self.skipTest("this libra was built without hwloc (LIBRA_ENABLE_HWLOC=OFF)")
+        env = dict(ENV, HWLOC_SYNTHETIC="pack:2 numa:1 core:2 pu:2")
+        j = json.loads(libra("info", "--topology", "--json", env=env).stdout)
+        self.assertFalse(j["this_system"])
+        self.assertEqual((j["packages"], j["cores"], j["pus"]), (2, 4, 8))
+        self.assertEqual([d["pus"] for d in j["numa"]], [[0, 1, 2, 3], [4, 5, 6, 7]])
+        p = libra("info", "--topology", env=env)
+        self.assertIn("not this machine", p.stdout)
+        self.assertIn("NUMA domain 1: PUs 4-7", p.stdout)
+
+    def test_usage(self):
+        p = libra("info")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("give a FILE, or --topology", p.stderr)
+        p = libra("info", "--topology", os.path.join(DATA, "lp_afiro.mtx"))
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stdout, "")
+
+
 MPIEXEC = None  # --mpiexec: the build has MPI; None: it has not
 
 
@@ -1398,6 +1438,12 @@ class SpmvMpi(TempDirTest):
                 j = json_of(self, mpirun(np, "spmv", a, "--json", threads=None))
                 want = allowed if allowed < online else max(1, online // np)
                 self.assertEqual(j["host_threads"], want)
+                # p-opt (the default) places rank 0, unless it was built without
+                # hwloc; launched unbound, it binds within its share.
+                self.assertTrue(j["placement"].startswith("NUMA domain ") or
+                                j["placement"].startswith("not placed: Libra was built "
+                                                          "without hwloc"),
+                                j["placement"])
         j = json_of(self, mpirun(1, "spmv", a, "--json", threads="3"))
         self.assertEqual(j["host_threads"], 3)
 
@@ -1426,7 +1472,7 @@ def main():
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
                      CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
-                     Progress, Spmm, Spmv, SpmvMpi):
+                     Progress, Spmm, Spmv, SpmvMpi, Topology):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

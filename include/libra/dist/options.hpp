@@ -31,8 +31,10 @@ struct SpmvOptions {
   Version version = Version::p_opt;
   PartFormat format = PartFormat::csr;
   Transport transport = Transport::automatic;
-  // p_opt: bind each rank's threads and memory near its GPU (or spread over the
-  // NUMA domains on host builds); needs Libra built with hwloc.
+  // p_opt: bind each rank's process (its threads, and its memory where the host
+  // has several NUMA domains) near its GPU, or spread the host's ranks over its
+  // NUMA domains on host builds (libra/core/topology.hpp). Needs Libra built with
+  // hwloc; a process its launcher bound already keeps that binding.
   bool place = true;
   // Fence and synchronise the ranks around each phase so that times() holds
   // the phases' times; off, only the totals are measured.
@@ -47,7 +49,7 @@ struct SpmvSetup {
   std::string transport_detail;           // e.g. the NCCL version, or why not NCCL
   bool merge_on_host = true;
   int part = 0;           // this rank's part
-  std::string placement;  // where this rank was placed, or why not
+  std::string placement;  // where this rank was placed, or "not placed: " and why
   std::int64_t rows = 0, cols = 0, nnz = 0;
   double convert_seconds = 0;        // root: CSR to CSC or COO
   double partition_seconds = 0;      // root: boundaries (baseline, p: and local offsets)

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "libra/core/error.hpp"
+#include "libra/core/topology.hpp"
 #include "libra/dist/comm.hpp"
 #include "libra/dist/impl/distribute.hpp"
 #include "libra/dist/impl/exchange.hpp"
@@ -55,6 +56,7 @@ class Spmv {
     setup_.rows = shape[0];
     setup_.cols = shape[1];
     setup_.nnz = shape[2];
+    place();
     choose_transport();
     assign_parts();
     cut_and_ship(A);
@@ -185,6 +187,24 @@ class Spmv {
                           " is p-opt's choice; baseline and p move everything "
                           "through host memory and merge there");
     }
+  }
+
+  // p-opt: this rank's threads and memory near its GPU (host builds: the ranks
+  // of a host spread over its NUMA domains), before any part is allocated.
+  void place() {
+    if (options_.version != Version::p_opt) {
+      setup_.placement = "not placed: only p-opt places ranks";
+      return;
+    }
+    if (!options_.place) {
+      setup_.placement = "not placed: SpmvOptions::place is off";
+      return;
+    }
+    constexpr bool gpu =
+        !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    static const Topology t = read_topology();  // once per process: tens of ms
+    setup_.placement =
+        bind_process(t, plan_placement(t, comm_.node_rank(), comm_.node_size(), gpu));
   }
 
   void choose_transport() {

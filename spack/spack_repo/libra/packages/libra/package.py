@@ -37,6 +37,13 @@ class Libra(CMakePackage, CudaPackage):
         variant(backend, default=deflt, description=descr)
     variant("shared", default=True, description="Build libra as a shared library")
     variant("cli", default=True, description="Build and install the libra command-line tool")
+    variant(
+        "hwloc",
+        default=True,
+        description="Read the machine's topology with hwloc: `libra info --topology` and "
+        "MSREP's placement of each MPI rank near its GPU",
+    )
+    variant("mpi", default=False, description="Build libra::dist (MSREP's SpMV over MPI ranks)")
     # Kokkos compiles for one GPU architecture, so Libra takes one too (CudaPackage's
     # cuda_arch takes several).
     variant(
@@ -86,6 +93,10 @@ class Libra(CMakePackage, CudaPackage):
     depends_on("kokkos+shared", when="+shared")
     depends_on("kokkos-kernels+shared", when="+shared")
 
+    # PCI devices (the pci variant) locate each GPU's NUMA domain.
+    depends_on("hwloc@2: +pci", when="+hwloc")
+    depends_on("mpi", when="+mpi")
+
     depends_on("cli11", when="+cli")
     depends_on("nlohmann-json@3:", when="+cli")
     # For `spack install --test=root`, which builds and runs the unit tests.
@@ -103,6 +114,8 @@ class Libra(CMakePackage, CudaPackage):
             self.define("LIBRA_ENABLE_BENCHMARKS", False),
             self.define_from_variant("LIBRA_ENABLE_CLI", "cli"),
             self.define_from_variant("BUILD_SHARED_LIBS", "shared"),
+            self.define_from_variant("LIBRA_ENABLE_HWLOC", "hwloc"),
+            self.define_from_variant("LIBRA_ENABLE_MPI", "mpi"),
         ]
 
     def check(self):

@@ -1,0 +1,67 @@
+#pragma once
+// The machine as hwloc sees it (NUMA domains, their processing units, the GPUs
+// and the domain each is attached to), where a process should run, and binding
+// it there. MSREP's p-opt places each rank near its GPU (libra::dist), and
+// `libra info --topology` prints what is read here.
+//
+//   const libra::Topology t = libra::read_topology();
+//   const libra::Placement p = libra::plan_placement(t, local_rank, local_ranks, true);
+//   std::string where = libra::bind_process(t, p);   // "NUMA domain 1: PUs 8-15"
+//
+// Without hwloc (Libra built with LIBRA_ENABLE_HWLOC=OFF) the topology is one
+// domain holding the online processing units, no GPU locations, and binding
+// declines with the reason.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace libra {
+
+struct NumaDomain {
+  int os_index = 0;
+  std::vector<int> pus;           // processing units (OS indices), ascending
+  std::uint64_t local_bytes = 0;  // memory attached to it (0 when unknown)
+};
+
+struct GpuLocation {
+  int device = 0;          // the CUDA device number
+  std::string pci_bus_id;  // as CUDA names it
+  int numa = -1;           // the OS index of its NUMA domain, -1 when unknown
+};
+
+struct Topology {
+  std::string source;       // "hwloc 2.9.0", or why not hwloc
+  bool this_system = true;  // false for a synthetic or XML topology (no binding)
+  int packages = 0, cores = 0, pus = 0;
+  std::vector<NumaDomain> numa;  // ascending OS index
+  std::vector<GpuLocation> gpus;
+};
+
+// Reads this machine (hwloc honours HWLOC_SYNTHETIC and HWLOC_XMLFILE); the GPUs
+// of a CUDA build are located by their PCI bus IDs.
+Topology read_topology();
+
+// Where one of `local_ranks` processes on this host runs: its NUMA domain and the
+// processing units it may use. With `gpus`, rank r drives GPU r mod #GPUs (as
+// libra::dist does) and goes to that GPU's domain when it is known; otherwise
+// the ranks go round-robin over the domains that have processing units. Ranks
+// in one domain split its units into equal consecutive blocks (sharing units
+// only when they outnumber them).
+struct Placement {
+  int numa = -1;         // OS index of the domain, -1 when none was chosen
+  std::vector<int> pus;  // empty: no placement
+  std::string rule;      // "near GPU 1", "round-robin over NUMA domains"
+};
+Placement plan_placement(const Topology& t, int local_rank, int local_ranks, bool gpus);
+
+// Binds the calling process (every thread it has and will have) to p's units,
+// and its memory to p's domain when the host has several. Returns where it went
+// ("NUMA domain 0: PUs 0-3, near GPU 0"), or "not placed: " and why (no hwloc, a
+// topology of another system, a launcher that bound the process already, a
+// refusal of the system). Never throws.
+std::string bind_process(const Topology& t, const Placement& p);
+
+// "0-3,8,10-11": a list of OS indices, ranges joined.
+std::string format_index_list(const std::vector<int>& indices);
+
+}  // namespace libra
