@@ -3,7 +3,7 @@
 
   mspmv_scaling.py run --libra BIN --ranks 1,2 --cases rmat:22:16,band:20000000:7,A.mtx \\
       [--partitions pcsr,pcsc,pcoo] [--versions baseline,p,p-opt] [--iterations 20] \\
-      [--mpiexec mpiexec] [--time-budget SECONDS] --out results.json
+      [--mpiexec mpiexec] [--time-budget SECONDS] [--job-timeout SECONDS] --out results.json
   mspmv_scaling.py report results.json --out-dir DIR [--title TEXT]
 
 `run` starts one job per (case, partition, version, ranks), one rank per GPU on
@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -41,6 +42,20 @@ def save(path, results):
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(results, f, indent=1)
     os.replace(tmp, path)
+
+
+def run_job(cmd, env, timeout):
+    """The job's CompletedProcess; past `timeout` seconds (0: none) its whole
+    process group (the launcher and its ranks) is killed and TimeoutExpired raised."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env, start_new_session=True) as p:
+        try:
+            out, err = p.communicate(timeout=timeout or None)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+        return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 
 def run(args):
@@ -68,7 +83,14 @@ def run(args):
                     if part != "rows":
                         cmd += ["--version", version]
                     print("mspmv_scaling:", " ".join(cmd), file=sys.stderr, flush=True)
-                    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                    try:
+                        p = run_job(cmd, env, args.job_timeout)
+                    except subprocess.TimeoutExpired:
+                        results.append({"case": case, "partition": k[1], "version": version,
+                                        "ranks": np, "failed": "libra: timed out after "
+                                        "%g s (--job-timeout)" % args.job_timeout})
+                        save(args.out, results)
+                        continue
                     if p.returncode != 0:
                         print(p.stderr[-2000:], file=sys.stderr)
                         results.append({"case": case, "partition": k[1], "version": version,
@@ -196,6 +218,9 @@ def main():
     r.add_argument("--versions", default="baseline,p,p-opt")
     r.add_argument("--iterations", type=int, default=20)
     r.add_argument("--time-budget", type=float, default=0)
+    # One job's limit: a pathological one (35 s to distribute R-MAT 22 through
+    # host memory on 2 GPUs) must not take the whole budget.
+    r.add_argument("--job-timeout", type=float, default=0)
     r.add_argument("--out", required=True)
     q = sub.add_parser("report")
     q.add_argument("results")
