@@ -246,10 +246,13 @@ std::string bind_process(const Topology& t, const Placement& p) {
   std::string memory;
   if (t.numa.size() > 1 && p.numa >= 0) {
     hwloc_bitmap_set(nodes.b, static_cast<unsigned>(p.numa));
-    memory = hwloc_set_membind(h.t, nodes.b, HWLOC_MEMBIND_BIND,
-                               HWLOC_MEMBIND_PROCESS | HWLOC_MEMBIND_BYNODESET) == 0
-                 ? ", memory bound there"
-                 : ", memory not bound (" + std::string(std::strerror(errno)) + ")";
+    // Neither PROCESS nor THREAD: the portable form, which Linux serves with the
+    // calling thread's policy (the thread that allocates; the others, bound to
+    // the domain's cores, touch pages there by the default local policy).
+    memory =
+        hwloc_set_membind(h.t, nodes.b, HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET) == 0
+            ? ", memory bound there"
+            : ", memory not bound (" + std::string(std::strerror(errno)) + ")";
   }
   return where + memory;
 #else

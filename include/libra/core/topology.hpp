@@ -55,7 +55,8 @@ struct Placement {
 Placement plan_placement(const Topology& t, int local_rank, int local_ranks, bool gpus);
 
 // Binds the calling process (every thread it has and will have) to p's units,
-// and its memory to p's domain when the host has several. Returns where it went
+// and, when the host has several domains, the calling thread's memory policy to
+// p's domain (the others first-touch there, being on its cores). Returns where it went
 // ("NUMA domain 0: PUs 0-3, near GPU 0"), or "not placed: " and why (no hwloc, a
 // topology of another system, a launcher that bound the process already, a
 // refusal of the system). Never throws.
