@@ -23,23 +23,6 @@ namespace libra {
 
 namespace {
 
-int online_pus() {
-  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? static_cast<int>(n) : 1;
-}
-
-// The processing units this process may run on; empty when it cannot tell.
-std::vector<int> allowed_pus() {
-  std::vector<int> out;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return out;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &set)) out.push_back(c);
-  }
-  return out;
-}
-
 // The CUDA devices' PCI bus IDs ("0000:3b:00.0"), none in other builds or when
 // CUDA finds no device.
 std::vector<std::string> cuda_bus_ids() {
@@ -115,6 +98,22 @@ std::string hwloc_version() {
 
 }  // namespace
 
+int online_processing_units() {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::vector<int> allowed_processing_units() {
+  std::vector<int> out;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return out;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) out.push_back(c);
+  }
+  return out;
+}
+
 std::string format_index_list(const std::vector<int>& indices) {
   std::vector<int> v = indices;
   std::sort(v.begin(), v.end());
@@ -171,7 +170,7 @@ Topology read_topology() {
   out.source = "Libra was built without hwloc (LIBRA_ENABLE_HWLOC=OFF)";
 #endif
   // One domain of the online processing units, GPUs without a location.
-  out.pus = online_pus();
+  out.pus = online_processing_units();
   out.cores = out.pus;
   out.packages = 1;
   NumaDomain dom;
@@ -230,8 +229,8 @@ std::string bind_process(const Topology& t, const Placement& p) {
 #if LIBRA_ENABLE_HWLOC
   if (!t.this_system)
     return "not placed: the topology is not this machine's (" + where + ")";
-  const std::vector<int> allowed = allowed_pus();
-  if (!allowed.empty() && static_cast<int>(allowed.size()) < online_pus()) {
+  const std::vector<int> allowed = allowed_processing_units();
+  if (!allowed.empty() && static_cast<int>(allowed.size()) < online_processing_units()) {
     return "not placed: kept the binding it started with (PUs " +
            format_index_list(allowed) + ")";
   }

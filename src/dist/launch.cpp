@@ -1,12 +1,11 @@
 #include "libra/dist/launch.hpp"
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <Kokkos_Macros.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+
+#include "libra/core/topology.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime_api.h>
 #endif
@@ -50,12 +49,8 @@ int launcher_local_size() noexcept {
 }
 
 int host_threads_per_rank() noexcept {
-  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-  const int host = online > 0 ? static_cast<int>(online) : 1;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  const int allowed =
-      ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host;
+  const int host = online_processing_units();
+  const int allowed = static_cast<int>(allowed_processing_units().size());
   if (allowed > 0 && allowed < host) return allowed;  // bound by the launcher (or user)
   const int ranks = std::max(1, launcher_local_size());
   return std::max(1, host / ranks);

@@ -62,6 +62,12 @@ Placement plan_placement(const Topology& t, int local_rank, int local_ranks, boo
 // refusal of the system). Never throws.
 std::string bind_process(const Topology& t, const Placement& p);
 
+// The processing units the system has online, and those this process may run on
+// (empty when the system does not say); fewer allowed than online means someone
+// (a launcher, a user, a container) bound the process already.
+int online_processing_units();
+std::vector<int> allowed_processing_units();
+
 // "0-3,8,10-11": a list of OS indices, ranges joined.
 std::string format_index_list(const std::vector<int>& indices);
 
