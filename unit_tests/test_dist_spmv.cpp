@@ -99,8 +99,7 @@ void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptio
   static const libra::Topology t = libra::read_topology();
   const libra::Placement plan = libra::plan_placement(
       t, comm.node_rank(), comm.node_size(), libra::LaunchTraits<Exec>::is_gpu);
-  const std::string where = "NUMA domain " + std::to_string(plan.numa) + ": PUs " +
-                            libra::format_index_list(plan.pus);
+  const std::string where = libra::describe(plan);
   EXPECT_TRUE(placement.rfind(where, 0) == 0 ||
               placement.rfind("not placed: kept the binding it started with", 0) == 0)
       << placement << " (plan: " << where << ")";

@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <map>
-#include <memory>
 
 #include "libra/config.hpp"
 #if LIBRA_ENABLE_HWLOC
@@ -222,10 +220,14 @@ Placement plan_placement(const Topology& t, int local_rank, int local_ranks, boo
   return out;
 }
 
+std::string describe(const Placement& p) {
+  return "NUMA domain " + std::to_string(p.numa) + ": PUs " + format_index_list(p.pus) +
+         ", " + p.rule;
+}
+
 std::string bind_process(const Topology& t, const Placement& p) {
   if (p.pus.empty()) return "not placed: no processing unit to bind to";
-  const std::string where = "NUMA domain " + std::to_string(p.numa) + ": PUs " +
-                            format_index_list(p.pus) + ", " + p.rule;
+  const std::string where = describe(p);
 #if LIBRA_ENABLE_HWLOC
   if (!t.this_system)
     return "not placed: the topology is not this machine's (" + where + ")";

@@ -54,6 +54,9 @@ struct Placement {
 };
 Placement plan_placement(const Topology& t, int local_rank, int local_ranks, bool gpus);
 
+// "NUMA domain 1: PUs 8-15, near GPU 1": where p puts a process.
+std::string describe(const Placement& p);
+
 // Binds the calling process (every thread it has and will have) to p's units,
 // and, when the host has several domains, the calling thread's memory policy to
 // p's domain (the others first-touch there, being on its cores). Returns where it went
