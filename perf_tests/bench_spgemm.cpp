@@ -28,7 +28,8 @@
 // their defaults); LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
 // LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
 // lbGEMM's two kinds of chunks); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's
-// time per kernel.
+// time per kernel, LIBRA_BENCH_TIMELINE=1 the host timeline of one call (launches,
+// copies, allocations; no fences added).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -41,6 +42,7 @@
 #include <string>
 #include <type_traits>
 
+#include "event_timeline.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
 #include "kernel_timer.hpp"
@@ -432,6 +434,22 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
       const double seconds = wall.seconds();
       KernelTimer::stop();
       KernelTimer::print(name, seconds);
+    }
+    if (std::getenv("LIBRA_BENCH_TIMELINE")) {
+      for (int warm = 0; warm < 3; ++warm) {  // blocks cached, code paths warm
+        current_case.runner->release();
+        current_case.runner->multiply();
+        Exec().fence();
+      }
+      current_case.runner->release();
+      Exec().fence();
+      EventTimeline::start();
+      Kokkos::Timer wall;
+      current_case.runner->multiply();
+      Exec().fence();
+      const double seconds = wall.seconds();
+      EventTimeline::stop();
+      EventTimeline::print(name, seconds);
     }
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
