@@ -112,10 +112,22 @@ bool attempts_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& 
       b.rows > 0 ? static_cast<double>(b.nnz()) / static_cast<double>(b.rows) : 0;
   return per_a * per_b <= o.tuning.small_table / 4.0;
 }
+// Whether the small path's rows take the bitmap over C's columns (narrow C:
+// its bitmap and a sum per column fit a team's scratch), where no row is too
+// long.
+template <class T>
+bool small_path_bitmap(const libra::ref::Matrix& b, const libra::SpgemmOptions& o) {
+  using Csr = typename T::Csr;
+  return libra::impl::small_path_bitmap<
+      Exec, typename T::Scalar, typename Csr::ordinal_type, typename Csr::offset_type>(
+      b.cols, o);
+}
+template <class T>
 bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
                       const libra::SpgemmOptions& o) {
   return attempts_small_path(a, b, o) &&
-         max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table);
+         (small_path_bitmap<T>(b, o) ||
+          max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table));
 }
 
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
@@ -182,7 +194,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   const std::uint64_t rows = rows_with_products(a, b);
   for (const bool by_name : {true, false}) {
     const auto st = check_product<T>(a, b, panel(by_name));
-    if (takes_small_path(a, b, panel(by_name))) {
+    if (takes_small_path<T>(a, b, panel(by_name))) {
       EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
     } else if (libra::LaunchTraits<Exec>::is_gpu) {
@@ -207,16 +219,23 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       }
     }
   }
-  // The small path on every space: taken, given up (a row too long for its
-  // tables: the binned path computes the product), or not tried.
+  // The small path on every space, with bitmap rows where C is narrow enough
+  // and with hash tables: taken, given up (a row too long for its tables: the
+  // binned path computes the product), or not tried.
   for (const int table : {512, 64}) {
-    const auto o = small_path(table);
-    const auto st = check_product<T>(a, b, o);
-    if (takes_small_path(a, b, o)) {
-      EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
-      EXPECT_EQ(st.paths.small_fallback, 0u);
-      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
-    } else {
+    for (const int bitmap : {0, -1}) {
+      auto o = small_path(table);
+      o.tuning.small_bitmap = bitmap;
+      const auto st = check_product<T>(a, b, o);
+      const bool by_bitmap = small_path_bitmap<T>(b, o);
+      if (bitmap < 0) EXPECT_FALSE(by_bitmap);
+      if (takes_small_path<T>(a, b, o)) {
+        EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
+        EXPECT_EQ(st.paths.small_bitmap, by_bitmap ? st.paths.small : 0u);
+        EXPECT_EQ(st.paths.small_fallback, 0u);
+        EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+        continue;
+      }
       EXPECT_EQ(st.paths.small, 0u);
       EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path(a, b, o));
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
@@ -368,13 +387,15 @@ TYPED_TEST(SpgemmPanel, GroupsSpreadLongRowsOfA) {
       }
     }
   }
-  // The small path (groups of lanes on GPUs; a team per row on hosts).
+  // The small path's hash rows (groups of lanes on GPUs; a team per row on
+  // hosts).
   using libra::ref::random;
   const auto a = random(500, 500, 6, 1);
   for (const int entries : {3, -1}) {
     auto o = small_path();
     o.tuning.group_spread_entries = entries;
-    ASSERT_TRUE(takes_small_path(a, a, o));
+    o.tuning.small_bitmap = -1;
+    ASSERT_TRUE(takes_small_path<TypeParam>(a, a, o));
     const auto st = check_product<TypeParam>(a, a, o);
     std::uint64_t long_rows = 0;
     for (std::int64_t i = 0; i < a.rows; ++i) long_rows += a.ptr[i + 1] - a.ptr[i] >= 3;
@@ -457,15 +478,51 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   const auto a = libra::ref::from_triplets(300, 300, t);
   const std::uint64_t rows = rows_with_products(a, a);
   auto o = small_path(64);
+  o.tuning.small_bitmap = -1;  // hash tables
   ASSERT_TRUE(attempts_small_path(a, a, o));
   auto st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 0u);
   EXPECT_GT(st.paths.small_fallback, 0u);
   EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
   o = small_path(128);
+  o.tuning.small_bitmap = -1;
   st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 300u);
+  EXPECT_EQ(st.paths.small_bitmap, 0u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
+  // Bitmap rows (300 columns of C fit scratch) have no table to outgrow.
+  o = small_path(64);
+  ASSERT_TRUE(small_path_bitmap<TypeParam>(a, o));
+  st = check_product<TypeParam>(a, a, o);
+  EXPECT_EQ(st.paths.small, 300u);
+  EXPECT_EQ(st.paths.small_bitmap, 300u);
+  EXPECT_EQ(st.paths.small_fallback, 0u);
+}
+
+// Bitmap rows of the small path where rows of A are longer than a team's
+// flattening scratch (512 nonzeros at a time) and hub rows of B meet hub rows
+// of A; and C too wide for them (hash tables instead).
+TYPED_TEST(SpgemmPanel, SmallPathBitmapRows) {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < 2000; ++i) t.emplace_back(i, (13 * i) % 1500, 1.0 + i % 3);
+  for (std::int64_t j = 0; j < 1500; j += 1) t.emplace_back(5, j, 0.5);  // 1,500 nonzeros
+  for (std::int64_t j = 0; j < 1500; j += 2) t.emplace_back(9, j, -2.0);  // 750
+  const auto a = libra::ref::from_triplets(2000, 1500, t);
+  std::vector<libra::ref::Triplet> u;
+  for (std::int64_t k = 0; k < 1500; ++k) u.emplace_back(k, (7 * k) % 900, 1.0);
+  for (std::int64_t j = 0; j < 900; ++j) u.emplace_back(3, j, 0.25);  // a hub row of B
+  const auto b = libra::ref::from_triplets(1500, 900, u);
+  auto o = small_path(64);
+  ASSERT_TRUE(attempts_small_path(a, b, o));
+  ASSERT_TRUE(small_path_bitmap<TypeParam>(b, o));
+  auto st = check_product<TypeParam>(a, b, o);
+  EXPECT_EQ(st.paths.small, 2000u);
+  EXPECT_EQ(st.paths.small_bitmap, 2000u);
+  // 100,000 columns of C: no bitmap with a sum per column fits scratch.
+  const auto wide = libra::ref::random(1500, 100000, 2, 61, 0.0);
+  ASSERT_FALSE(small_path_bitmap<TypeParam>(wide, o));
+  st = check_product<TypeParam>(a, wide, small_path(512));
+  EXPECT_EQ(st.paths.small_bitmap, 0u);
 }
 
 // A matrix made only of rows too long for scratch.

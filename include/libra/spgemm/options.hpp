@@ -80,6 +80,10 @@ struct SpgemmOptions {
     // sends the product to the binned path.
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
+    // The small path's rows use a bitmap over C's columns with a sum per column
+    // in team scratch, where both fit (narrow C: no table to outgrow, no sort);
+    // negative: always hash tables.
+    int small_bitmap = 0;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
     // its hash table, when that bitmap fits scratch and the table has at least
@@ -156,6 +160,9 @@ struct SpgemmPathCounts {
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;
   std::uint64_t small_fallback = 0;
+  // Of the small path's rows, those accumulated in a bitmap over C's columns
+  // (Tuning::small_bitmap) rather than in hash tables.
+  std::uint64_t small_bitmap = 0;
   // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
   // tiles, pattern and values; impl/dense_panels.hpp).
   std::uint64_t dense_panels = 0;

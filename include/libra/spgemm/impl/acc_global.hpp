@@ -45,6 +45,8 @@ struct BitmapRows {
   using Starts = Kokkos::View<std::uint32_t**, Kokkos::LayoutRight, mem>;
 
   RowProducts<S, O, Off, mem> products;
+  // The bin's rows, rows(first .. first + count); empty: rows first .. first +
+  // count themselves, in order (the small-product path, which bins nothing).
   Kokkos::View<const std::uint32_t*, mem> rows;
   std::size_t first = 0, count = 0;
   Words bitmap;                              // slot x words, 0
@@ -64,6 +66,9 @@ struct BitmapRows {
   // writes the columns takes (and clears) them: one sweep of the products
   // instead of two.
   bool by_column = false;
+  // Count, optional: each team adds its rows' products into tally(0) (one
+  // atomic per team).
+  Kokkos::View<atomic_u64*, mem> tally;
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
@@ -129,20 +134,24 @@ struct BitmapRows {
     // (Only the scratch bitmap has sums; it sets by_column when they hold C's
     // columns.)
     const bool column_sums = Values && by_column && sums.extent(0) > 0;
+    std::int64_t team_products = 0;
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
-      const std::int64_t i = rows(first + r);
-      products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
-        const std::uint64_t bit = std::uint64_t(1)
-                                  << (static_cast<std::uint64_t>(j) & 63);
-        std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
-        if (!(word & bit)) atomic_set_bits(&word, bit);
-        if constexpr (Values) {
-          if (column_sums) Kokkos::atomic_add(&sums(j), products.value(p, q));
-        } else {
-          (void)p;
-          (void)q;
-        }
-      });
+      const std::int64_t i = rows.extent(0) > 0
+                                 ? static_cast<std::int64_t>(rows(first + r))
+                                 : static_cast<std::int64_t>(first + r);
+      team_products +=
+          products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
+            const std::uint64_t bit = std::uint64_t(1)
+                                      << (static_cast<std::uint64_t>(j) & 63);
+            std::uint64_t& word = bits(static_cast<std::uint64_t>(j) >> 6);
+            if (!(word & bit)) atomic_set_bits(&word, bit);
+            if constexpr (Values) {
+              if (column_sums) Kokkos::atomic_add(&sums(j), products.value(p, q));
+            } else {
+              (void)p;
+              (void)q;
+            }
+          });
       m.team_barrier();
       if constexpr (!Fill) {
         std::uint64_t n = 0;
@@ -214,6 +223,11 @@ struct BitmapRows {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, words),
                            [&](const std::int64_t w) { bits(w) = 0; });
       m.team_barrier();
+    }
+    if (!Fill && tally.extent(0) > 0 && team_products > 0) {
+      Kokkos::single(Kokkos::PerTeam(m), [&] {
+        Kokkos::atomic_add(&tally(0), static_cast<atomic_u64>(team_products));
+      });
     }
   }
 };

@@ -2,21 +2,27 @@
 // Small one-shot products (SpgemmOptions::Tuning::small_nnz) in three launches
 // and one host synchronisation: on a GPU the binned path's analysis, bins and
 // read-backs cost a fixed ~0.2 ms, more than the product itself.
-//   count  every row in order, G rows per team, each in a scratch hash table of
-//          `table` slots; a row with more products than slots is left out, and
-//          the launch tallies the products, the longest row of C and the rows
-//          left out;
+//   count  every row in order, and the launch tallies the products;
 //   scan   C's row_map, whose last entry travels back with the tallies (the one
 //          synchronisation);
-//   fill   C's columns and values in one pass, tables sized by the longest row.
-// A row left out sends the whole product back to the binned path (the count
-// and scan are then wasted: tens of microseconds).
+//   fill   C's columns and values in one pass.
+// Two accumulators. When C is narrow (a bitmap over its columns and a sum per
+// column fit a team's scratch: Tuning::small_bitmap), a team takes a row at a
+// time, its products flattened over the threads, and reads the row's sorted
+// columns off the bitmap: no table to outgrow, no sort. Otherwise G rows per
+// team, each in a scratch hash table of `table` slots; a row with more
+// products than slots is left out and sends the whole product back to the
+// binned path (the count and scan are then wasted: tens of microseconds).
+// C's row_map is allocated before the first launch: a Kokkos allocation on a
+// GPU copies its header to the device synchronously, which would otherwise
+// wait for the count.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
 
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
+#include "libra/spgemm/impl/acc_global.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
@@ -41,6 +47,19 @@ bool wants_small_path(const Csr& A, const Csr& B, const SpgemmOptions& options) 
   return per_row_a * per_row_b <= options.tuning.small_table / 4.0;
 }
 
+// Whether the small path's rows take a bitmap over C's columns with a sum per
+// column in team scratch (narrow C) instead of hash tables.
+template <class Exec, class S, class O, class Off>
+bool small_path_bitmap(std::int64_t num_cols, const SpgemmOptions& options) {
+  if (options.tuning.small_bitmap < 0) return false;
+  using F = BitmapRows<Exec, S, O, Off, true, true>;
+  const std::int64_t words = (num_cols + 63) / 64;
+  if (words == 0 || words > (std::int64_t(1) << 20)) return false;
+  const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  return F::scratch_bytes(static_cast<int>(words), static_cast<int>(words * 64)) <=
+         scratch + prefix_scratch_bytes<Exec>();
+}
+
 // Lanes per row: a row of B in one sweep, at least 4, at most a warp (1 on a
 // host space).
 template <class Exec>
@@ -62,18 +81,53 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
+  // First, while the device is idle (see the top of the file).
+  auto row_map = Kokkos::View<Off*, mem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
+      n + 1);
   const TempsFrame<mem> frame(temps);
   const auto rp =
       row_products<Exec>(A, B, group_spread_entries(options.tuning.group_spread_entries));
+  const bool by_bitmap = small_path_bitmap<Exec, S, O, Off>(B.num_cols, options);
+  const int words = static_cast<int>((B.num_cols + 63) / 64);
+  const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
+  // tally = {products, longest row of C, rows left out, nnz(C), rows spread}:
+  // one read-back.
+  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
+  Kokkos::deep_copy(exec, tally, atomic_u64(0));
+
+  // Bitmap rows: a team per row at a time, as many teams as run at once (each
+  // zeroes its sums once), threads by the rows' average products.
+  const auto launch_bitmap = [&](const char* label, auto f) {
+    using F = decltype(f);
+    f.rows = {};
+    f.first = 0;
+    f.count = n;
+    f.scratch_words = words;
+    const double per_row =
+        static_cast<double>(A.nnz()) / static_cast<double>(n) *
+        (B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows)
+                        : 0.0);
+    int threads = LaunchTraits<Exec>::team_threads(32);
+    while (LaunchTraits<Exec>::is_gpu && threads < 128 && threads * 4 < per_row)
+      threads *= 2;
+    const int league = static_cast<int>(std::min<std::size_t>(
+        n, std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))));
+    const auto bytes = F::scratch_bytes(words, f.value_slots);
+    Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
+    Kokkos::parallel_for(
+        label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
+  };
+
+  // Hash rows: count tables of the configured slots (a row uses those its
+  // products need), fewer when B is smaller still, or when a fill table as
+  // large (keys and values) would not fit a team's scratch.
+  using Count = HashRowsInScratch<Exec, S, O, Off, false>;
+  using Fill = HashRowsInScratch<Exec, S, O, Off, true, true>;
   const double per_entry =
       B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 1;
   const int lanes = small_lanes<Exec>(per_entry);
-  const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
-  using Count = HashRowsInScratch<Exec, S, O, Off, false>;
-  using Fill = HashRowsInScratch<Exec, S, O, Off, true, true>;
-  // Count tables: the configured slots (a row uses those its products need),
-  // fewer when B is smaller still, or when a fill table as large (keys and
-  // values) would not fit a team's scratch.
   int table = 2;
   while (table < options.tuning.small_table &&
          static_cast<std::uint64_t>(table) < static_cast<std::uint64_t>(B.nnz()))
@@ -81,7 +135,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   while (table > 2 && Fill::scratch_bytes(table, 1) > scratch) table /= 2;
   // Rows per team: four warps' worth of lanes on a GPU, as many as the team's
   // scratch holds; one on a host space.
-  const auto launch = [&](const char* label, auto f, bool tallied) {
+  const auto launch_hash = [&](const char* label, auto f, bool tallied) {
     using F = decltype(f);
     f.groups = LaunchTraits<Exec>::is_gpu ? std::max(1, 128 / lanes) : 1;
     while (f.groups > 1 && F::scratch_bytes(f.table, f.groups, tallied) > scratch)
@@ -93,16 +147,16 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
   };
 
-  auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
-  // tally = {products, longest row of C, rows left out, nnz(C), rows spread}:
-  // one read-back.
-  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
-  Kokkos::deep_copy(exec, tally, atomic_u64(0));
-  launch("libra::spgemm::small::count",
-         Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
-  auto row_map = Kokkos::View<Off*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
-      n + 1);
+  if (by_bitmap) {
+    BitmapRows<Exec, S, O, Off, false> count;
+    count.products = rp;
+    count.unique = unique;
+    count.tally = tally;
+    launch_bitmap("libra::spgemm::small::count_bitmap", count);
+  } else {
+    launch_hash("libra::spgemm::small::count",
+                Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
+  }
   Kokkos::parallel_scan(
       "libra::spgemm::small::scan", Kokkos::RangePolicy<Exec>(exec, 0, n),
       KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum, const bool final) {
@@ -123,21 +177,36 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   st.products = t(0);
   st.flops = 2 * t(0);
   st.paths.small += n;
-  st.paths.thread_groups_spread += t(4);
   plan.total_products = t(0);
   plan.c.row_map = row_map;
   plan.c.col = Kokkos::View<O*, mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
   plan.c_values = Kokkos::View<S*, mem>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
-  // Fill tables: twice the longest row of C, at most the count's.
-  int fill_table = 2;
-  while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
-    fill_table *= 2;
-  if (nnz > 0) {
-    launch("libra::spgemm::small::fill",
-           Fill{rp, {}, 0, n, fill_table, 1, {}, row_map, plan.c.col, plan.c_values, {}},
-           false);
+  if (by_bitmap) {
+    st.paths.small_bitmap += n;
+    if (nnz > 0) {
+      BitmapRows<Exec, S, O, Off, true, true> fill;
+      fill.products = rp;
+      fill.c_row_map = row_map;
+      fill.c_col = plan.c.col;
+      fill.c_val = plan.c_values;
+      fill.value_slots = words * 64;
+      fill.by_column = true;
+      launch_bitmap("libra::spgemm::small::fill_bitmap", fill);
+    }
+  } else {
+    st.paths.thread_groups_spread += t(4);
+    // Fill tables: twice the longest row of C, at most the count's.
+    int fill_table = 2;
+    while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
+      fill_table *= 2;
+    if (nnz > 0) {
+      launch_hash(
+          "libra::spgemm::small::fill",
+          Fill{rp, {}, 0, n, fill_table, 1, {}, row_map, plan.c.col, plan.c_values, {}},
+          false);
+    }
   }
   plan.values_in_symbolic = true;
   plan.rows_left = 0;

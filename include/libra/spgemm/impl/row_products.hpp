@@ -8,8 +8,8 @@
 
 namespace libra::impl {
 
-// Team scratch for RowProducts::for_team's flattening: rows of A with up to 512
-// nonzeros are flattened (4 KiB), longer ones go across their nonzeros.
+// Team scratch for RowProducts::for_team's flattening: 512 nonzeros of A at a
+// time (4 KiB).
 inline constexpr int team_prefix_entries = 513;
 template <class Exec>
 using PrefixScratch = Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space,
@@ -67,51 +67,67 @@ struct RowProducts {
   }
 
   // A whole team (threads without vector lanes) owns the row. With `prefix`
-  // (team scratch of at least nnz(A(i,:)) + 1 entries) the row's products are
-  // flattened: a scan of the B-row lengths, then one index per product spread
-  // evenly over the threads, each finding its nonzero of A by binary search in
-  // scratch (balanced whatever the mix of short and hub rows of B). Rows of A
-  // too long for `prefix` go across their nonzeros of A, which are many.
+  // (team scratch of at least 2 entries) the row's products are flattened, up
+  // to prefix.extent(0) - 1 nonzeros of A at a time: a scan of their B-row
+  // lengths, then one index per product spread evenly over the threads, each
+  // finding its nonzero of A by binary search in scratch (balanced whatever the
+  // mix of short and hub rows of B). Hub rows of A take several such chunks:
+  // walking their nonzeros one per thread instead left a thread alone with each
+  // hub row of B (facebook_combined, Wiki-Vote: hubs times hubs).
+  // Returns the row's products (the same on every thread).
   template <class Member, class Prefix, class F>
-  KOKKOS_INLINE_FUNCTION void for_team(const Member& m, std::int64_t i,
-                                       const Prefix& prefix, const F& f) const {
+  KOKKOS_INLINE_FUNCTION std::int64_t for_team(const Member& m, std::int64_t i,
+                                               const Prefix& prefix, const F& f) const {
     const Offset begin = a_row_map(i), end = a_row_map(i + 1);
-    const std::int64_t n = static_cast<std::int64_t>(end - begin);
-    if (n + 1 > static_cast<std::int64_t>(prefix.extent(0))) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, begin, end), [&](const Offset p) {
-        const Ordinal k = a_col(p);
-        for (Offset q = b_row_map(k); q < b_row_map(k + 1); ++q) f(b_col(q), p, q);
-      });
-      return;
+    const auto width = static_cast<std::int64_t>(prefix.extent(0)) - 1;
+    std::int64_t products = 0;
+    if (width < 1) {
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(m, begin, end),
+          [&](const Offset p, std::int64_t& sum) {
+            const Ordinal k = a_col(p);
+            for (Offset q = b_row_map(k); q < b_row_map(k + 1); ++q) f(b_col(q), p, q);
+            sum += static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+          },
+          products);
+      return products;
     }
-    Kokkos::parallel_scan(
-        Kokkos::TeamThreadRange(m, n),
-        [&](const std::int64_t t, std::int64_t& sum, const bool final) {
-          const Ordinal k = a_col(begin + t);
-          const auto len = static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
-          if (final) {
-            if (t == 0) prefix(0) = 0;
-            prefix(t + 1) = sum + len;
+    for (Offset chunk = begin; chunk < end; chunk += static_cast<Offset>(width)) {
+      const std::int64_t n =
+          static_cast<std::int64_t>(end - chunk) < width ? end - chunk : width;
+      Kokkos::parallel_scan(
+          Kokkos::TeamThreadRange(m, n),
+          [&](const std::int64_t t, std::int64_t& sum, const bool final) {
+            const Ordinal k = a_col(chunk + t);
+            const auto len = static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+            if (final) {
+              if (t == 0) prefix(0) = 0;
+              prefix(t + 1) = sum + len;
+            }
+            sum += len;
+          });
+      m.team_barrier();
+      const std::int64_t total = prefix(n);
+      products += total;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const std::int64_t x) {
+        std::int64_t lo = 0, hi = n - 1;  // the last t with prefix(t) <= x
+        while (lo < hi) {
+          const std::int64_t mid = (lo + hi + 1) >> 1;
+          if (prefix(mid) <= x) {
+            lo = mid;
+          } else {
+            hi = mid - 1;
           }
-          sum += len;
-        });
-    m.team_barrier();
-    const std::int64_t total = n > 0 ? prefix(n) : 0;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const std::int64_t x) {
-      std::int64_t lo = 0, hi = n - 1;  // the last t with prefix(t) <= x
-      while (lo < hi) {
-        const std::int64_t mid = (lo + hi + 1) >> 1;
-        if (prefix(mid) <= x) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
         }
-      }
-      const Offset p = begin + static_cast<Offset>(lo);
-      const Ordinal k = a_col(p);
-      const Offset q = b_row_map(k) + static_cast<Offset>(x - prefix(lo));
-      f(b_col(q), p, q);
-    });
+        const Offset p = chunk + static_cast<Offset>(lo);
+        const Ordinal k = a_col(p);
+        const Offset q = b_row_map(k) + static_cast<Offset>(x - prefix(lo));
+        f(b_col(q), p, q);
+      });
+      // The next chunk's scan rewrites the prefix the threads may still read.
+      if (end - chunk > static_cast<Offset>(width)) m.team_barrier();
+    }
+    return products;
   }
 
   // Sequentially, on one host thread.
