@@ -98,35 +98,37 @@ std::uint64_t max_row_products(const libra::ref::Matrix& a, const libra::ref::Ma
   return most;
 }
 
-// Whether a one-shot product with options `o` tries the small path (as
-// panel_small.hpp's wants_small_path decides: A small enough, GPU-style kernels,
-// average rows within a quarter of a table), and whether it then takes it
-// (every row's products within the table).
-bool attempts_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
-                         const libra::SpgemmOptions& o) {
-  if (o.tuning.small_nnz <= 0 || a.rows == 0) return false;
-  if (static_cast<std::int64_t>(a.nnz()) > o.tuning.small_nnz) return false;
-  if (!libra::LaunchTraits<Exec>::is_gpu && o.dense_accumulator) return false;
-  const double per_a = static_cast<double>(a.nnz()) / static_cast<double>(a.rows);
-  const double per_b =
-      b.rows > 0 ? static_cast<double>(b.nnz()) / static_cast<double>(b.rows) : 0;
-  return per_a * per_b <= o.tuning.small_table / 4.0;
+// The small path's rules (panel_small.hpp) for reference matrices.
+libra::impl::SmallPathSizes sizes(const libra::ref::Matrix& a,
+                                  const libra::ref::Matrix& b) {
+  return {a.rows, static_cast<std::int64_t>(a.nnz()), b.rows,
+          static_cast<std::int64_t>(b.nnz()), b.cols};
 }
-// Whether the small path's rows take the bitmap over C's columns (narrow C:
-// its bitmap and a sum per column fit a team's scratch), where no row is too
-// long.
 template <class T>
-bool small_path_bitmap(const libra::ref::Matrix& b, const libra::SpgemmOptions& o) {
+libra::impl::SmallBitmap small_path_bitmap(const libra::ref::Matrix& a,
+                                           const libra::ref::Matrix& b,
+                                           const libra::SpgemmOptions& o) {
   using Csr = typename T::Csr;
   return libra::impl::small_path_bitmap<
       Exec, typename T::Scalar, typename Csr::ordinal_type, typename Csr::offset_type>(
-      b.cols, o);
+      sizes(a, b), o);
+}
+// Whether a one-shot product with options `o` tries the small path (a small A
+// with short rows on average, or a narrow C), and whether it then takes it
+// (bitmap rows, or every row's products within the hash tables).
+template <class T>
+bool attempts_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                         const libra::SpgemmOptions& o) {
+  using Csr = typename T::Csr;
+  return libra::impl::wants_small_path<
+      Exec, typename T::Scalar, typename Csr::ordinal_type, typename Csr::offset_type>(
+      sizes(a, b), o);
 }
 template <class T>
 bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
                       const libra::SpgemmOptions& o) {
-  return attempts_small_path(a, b, o) &&
-         (small_path_bitmap<T>(b, o) ||
+  return attempts_small_path<T>(a, b, o) &&
+         (small_path_bitmap<T>(a, b, o) != libra::impl::SmallBitmap::none ||
           max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table));
 }
 
@@ -227,17 +229,20 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
       auto o = small_path(table);
       o.tuning.small_bitmap = bitmap;
       const auto st = check_product<T>(a, b, o);
-      const bool by_bitmap = small_path_bitmap<T>(b, o);
-      if (bitmap < 0) EXPECT_FALSE(by_bitmap);
+      const auto kind = small_path_bitmap<T>(a, b, o);
+      if (bitmap < 0) EXPECT_EQ(kind, libra::impl::SmallBitmap::none);
       if (takes_small_path<T>(a, b, o)) {
         EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
-        EXPECT_EQ(st.paths.small_bitmap, by_bitmap ? st.paths.small : 0u);
+        EXPECT_EQ(st.paths.small_bitmap,
+                  kind != libra::impl::SmallBitmap::none ? st.paths.small : 0u);
+        EXPECT_EQ(st.paths.small_by_column,
+                  kind == libra::impl::SmallBitmap::by_column ? st.paths.small : 0u);
         EXPECT_EQ(st.paths.small_fallback, 0u);
         EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
         continue;
       }
       EXPECT_EQ(st.paths.small, 0u);
-      EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path(a, b, o));
+      EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path<T>(a, b, o));
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
     }
   }
@@ -479,7 +484,7 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   const std::uint64_t rows = rows_with_products(a, a);
   auto o = small_path(64);
   o.tuning.small_bitmap = -1;  // hash tables
-  ASSERT_TRUE(attempts_small_path(a, a, o));
+  ASSERT_TRUE(attempts_small_path<TypeParam>(a, a, o));
   auto st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 0u);
   EXPECT_GT(st.paths.small_fallback, 0u);
@@ -492,7 +497,7 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   EXPECT_EQ(st.paths.small_fallback, 0u);
   // Bitmap rows (300 columns of C fit scratch) have no table to outgrow.
   o = small_path(64);
-  ASSERT_TRUE(small_path_bitmap<TypeParam>(a, o));
+  ASSERT_EQ(small_path_bitmap<TypeParam>(a, a, o), libra::impl::SmallBitmap::by_column);
   st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 300u);
   EXPECT_EQ(st.paths.small_bitmap, 300u);
@@ -512,17 +517,57 @@ TYPED_TEST(SpgemmPanel, SmallPathBitmapRows) {
   for (std::int64_t k = 0; k < 1500; ++k) u.emplace_back(k, (7 * k) % 900, 1.0);
   for (std::int64_t j = 0; j < 900; ++j) u.emplace_back(3, j, 0.25);  // a hub row of B
   const auto b = libra::ref::from_triplets(1500, 900, u);
+  using libra::impl::SmallBitmap;
   auto o = small_path(64);
-  ASSERT_TRUE(attempts_small_path(a, b, o));
-  ASSERT_TRUE(small_path_bitmap<TypeParam>(b, o));
+  ASSERT_TRUE(attempts_small_path<TypeParam>(a, b, o));
+  ASSERT_EQ(small_path_bitmap<TypeParam>(a, b, o), SmallBitmap::by_column);
   auto st = check_product<TypeParam>(a, b, o);
   EXPECT_EQ(st.paths.small, 2000u);
   EXPECT_EQ(st.paths.small_bitmap, 2000u);
-  // 100,000 columns of C: no bitmap with a sum per column fits scratch.
+  EXPECT_EQ(st.paths.small_by_column, 2000u);
+  // 12,000 columns of C: the bitmap fits scratch, a sum per column does not
+  // (sums at positions; rows of C beyond the scratch left add in C, in place:
+  // row 5's ~12,000 entries). ~420 products a row on average: still small with
+  // tables of 2,048 slots.
+  std::vector<libra::ref::Triplet> v;
+  for (std::int64_t k = 0; k < 1500; ++k) {
+    for (std::int64_t r = 0; r < 200; ++r)
+      v.emplace_back(k, (k * 31 + r * 59) % 12000, 0.5);
+  }
+  const auto b5 = libra::ref::from_triplets(1500, 12000, v);
+  o = small_path(2048);
+  ASSERT_TRUE(attempts_small_path<TypeParam>(a, b5, o));
+  ASSERT_EQ(small_path_bitmap<TypeParam>(a, b5, o), SmallBitmap::staged);
+  st = check_product<TypeParam>(a, b5, o);
+  EXPECT_EQ(st.paths.small, 2000u);
+  EXPECT_EQ(st.paths.small_bitmap, 2000u);
+  EXPECT_EQ(st.paths.small_by_column, 0u);
+  // 100,000 columns of C and short rows: a bitmap wider than the rows' products.
   const auto wide = libra::ref::random(1500, 100000, 2, 61, 0.0);
-  ASSERT_FALSE(small_path_bitmap<TypeParam>(wide, o));
+  ASSERT_EQ(small_path_bitmap<TypeParam>(a, wide, o), SmallBitmap::none);
   st = check_product<TypeParam>(a, wide, small_path(512));
   EXPECT_EQ(st.paths.small_bitmap, 0u);
+}
+
+// A narrow C takes the small path's bitmap rows at any size (no bins, no
+// tables), unless Tuning::small_bitmap is negative or the path is off.
+TYPED_TEST(SpgemmPanel, NarrowProductsOfAnySizeTakeBitmapRows) {
+  using libra::impl::SmallBitmap;
+  const auto a = libra::ref::random(3000, 3000, 60, 71, 0.0);
+  const auto b = libra::ref::random(3000, 600, 50, 72, 0.0);
+  auto o = panel();
+  o.dense_accumulator = false;  // GPU-style kernels on every space
+  o.tuning.small_nnz = 1000;    // A is not small
+  ASSERT_EQ(small_path_bitmap<TypeParam>(a, b, o), SmallBitmap::by_column);
+  ASSERT_TRUE(attempts_small_path<TypeParam>(a, b, o));
+  auto st = check_product<TypeParam>(a, b, o);
+  EXPECT_EQ(st.paths.small, 3000u);
+  EXPECT_EQ(st.paths.small_by_column, 3000u);
+  o.tuning.small_bitmap = -1;
+  ASSERT_FALSE(attempts_small_path<TypeParam>(a, b, o));
+  st = check_product<TypeParam>(a, b, o);
+  EXPECT_EQ(st.paths.small, 0u);
+  EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows_with_products(a, b));
 }
 
 // A matrix made only of rows too long for scratch.

@@ -75,14 +75,17 @@ struct SpgemmOptions {
     // One-shot products whose A has at most this many nonzeros, and whose
     // average row of A times average row of B is within a quarter of
     // small_table, first try the small path (impl/panel_small.hpp: three
-    // launches, one synchronisation) on GPU-style kernels; 0 turns it off. Its
-    // count tables have small_table slots per row: a row with more products
-    // sends the product to the binned path.
+    // launches, one synchronisation) on GPU-style kernels, and so do products
+    // of any size whose C is narrow enough for bitmap rows with a sum per
+    // column (small_bitmap); 0 turns the path off. Its count tables have
+    // small_table slots per row: a row with more products sends the product
+    // to the binned path.
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
-    // The small path's rows use a bitmap over C's columns with a sum per column
-    // in team scratch, where both fit (narrow C: no table to outgrow, no sort);
-    // negative: always hash tables.
+    // The small path's rows use a bitmap over C's columns in team scratch
+    // where it fits and is no wider than the average row's products (no table
+    // to outgrow, no sort); negative: always hash tables, and no narrow
+    // products of any size on the small path (impl/panel_small.hpp).
     int small_bitmap = 0;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
@@ -163,6 +166,8 @@ struct SpgemmPathCounts {
   // Of the small path's rows, those accumulated in a bitmap over C's columns
   // (Tuning::small_bitmap) rather than in hash tables.
   std::uint64_t small_bitmap = 0;
+  // Of those, rows whose sums sat at their columns (C narrow enough).
+  std::uint64_t small_by_column = 0;
   // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
   // tiles, pattern and values; impl/dense_panels.hpp).
   std::uint64_t dense_panels = 0;

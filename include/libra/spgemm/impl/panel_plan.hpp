@@ -146,8 +146,8 @@ void row_products_by_lanes(
   const auto a_rm = A.row_map;
   const auto a_col = A.col_idx;
   const auto b_rm = B.row_map;
-  const int lanes = LaunchTraits<Exec>::is_gpu ? 8 : 1;
-  const int groups = LaunchTraits<Exec>::team_threads(16);
+  const int lanes = LaunchTraits<Exec>::vector_lanes;
+  const int groups = LaunchTraits<Exec>::team_threads(4);
   const int league = static_cast<int>((n + groups - 1) / groups);
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   Kokkos::parallel_for(

@@ -6,13 +6,14 @@
 //   scan   C's row_map, whose last entry travels back with the tallies (the one
 //          synchronisation);
 //   fill   C's columns and values in one pass.
-// Two accumulators. When C is narrow (a bitmap over its columns and a sum per
-// column fit a team's scratch: Tuning::small_bitmap), a team takes a row at a
-// time, its products flattened over the threads, and reads the row's sorted
-// columns off the bitmap: no table to outgrow, no sort. Otherwise G rows per
-// team, each in a scratch hash table of `table` slots; a row with more
-// products than slots is left out and sends the whole product back to the
-// binned path (the count and scan are then wasted: tens of microseconds).
+// Narrow products of any size take this path too (wants_small_path).
+// Two accumulators. Bitmap rows (small_path_bitmap, Tuning::small_bitmap): a
+// team takes a row at a time, its products flattened over the threads, with a
+// bitmap over C's columns in scratch, and reads the row's sorted columns off
+// it: no table to outgrow, no sort. Otherwise G rows per team, each in a
+// scratch hash table of `table` slots; a row with more products than slots is
+// left out and sends the whole product back to the binned path (the count and
+// scan are then wasted: tens of microseconds).
 // C's row_map is allocated before the first launch: a Kokkos allocation on a
 // GPU copies its header to the device synchronously, which would otherwise
 // wait for the count.
@@ -31,33 +32,65 @@
 
 namespace libra::impl {
 
-// Whether a one-shot product tries the small path: GPU-style kernels (host
-// spaces with dense accumulators have no launch costs to save), a small A, and
-// rows that likely fit the tables: the average row of A times the average row
-// of B within a quarter of a table (bcsstk13, 42 x 42 products a row on
-// average, would only pay for the attempt).
-template <class Exec, class Csr>
-bool wants_small_path(const Csr& A, const Csr& B, const SpgemmOptions& options) {
-  if (options.tuning.small_nnz <= 0 || A.num_rows == 0) return false;
-  if (is_host_exec<Exec> && options.dense_accumulator) return false;
-  if (static_cast<std::int64_t>(A.nnz()) > options.tuning.small_nnz) return false;
-  const double per_row_a = static_cast<double>(A.nnz()) / static_cast<double>(A.num_rows);
-  const double per_row_b =
-      B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows) : 0;
-  return per_row_a * per_row_b <= options.tuning.small_table / 4.0;
+// A product's sizes as the small path's rules see them.
+struct SmallPathSizes {
+  std::int64_t rows = 0, a_nnz = 0, b_rows = 0, b_nnz = 0, cols = 0;
+  // The average row's products (average row of A times average row of B).
+  double per_row() const {
+    if (rows == 0 || b_rows == 0) return 0;
+    return static_cast<double>(a_nnz) / static_cast<double>(rows) *
+           (static_cast<double>(b_nnz) / static_cast<double>(b_rows));
+  }
+};
+template <class Csr>
+SmallPathSizes small_path_sizes(const Csr& A, const Csr& B) {
+  return {static_cast<std::int64_t>(A.num_rows), static_cast<std::int64_t>(A.nnz()),
+          static_cast<std::int64_t>(B.num_rows), static_cast<std::int64_t>(B.nnz()),
+          static_cast<std::int64_t>(B.num_cols)};
 }
 
-// Whether the small path's rows take a bitmap over C's columns with a sum per
-// column in team scratch (narrow C) instead of hash tables.
+// The small path's accumulator: hash tables, or a bitmap over C's columns in
+// team scratch with the sums at positions in C's row (staged: rows of C up to
+// the scratch left beside the bitmap add there, longer ones in C, in place) or
+// at their columns (C narrow enough for a sum per column beside the bitmap).
+// A bitmap wider than the average row's products would cost more to clear and
+// scan than the row (and than a hash table).
+enum class SmallBitmap { none, staged, by_column };
 template <class Exec, class S, class O, class Off>
-bool small_path_bitmap(std::int64_t num_cols, const SpgemmOptions& options) {
-  if (options.tuning.small_bitmap < 0) return false;
+SmallBitmap small_path_bitmap(const SmallPathSizes& z, const SpgemmOptions& options) {
+  if (options.tuning.small_bitmap < 0 || z.rows == 0) return SmallBitmap::none;
+  const std::int64_t words = (z.cols + 63) / 64;
+  if (words == 0 || words > (std::int64_t(1) << 20)) return SmallBitmap::none;
+  if (static_cast<double>(words) > std::max(64.0, z.per_row())) return SmallBitmap::none;
   using F = BitmapRows<Exec, S, O, Off, true, true>;
-  const std::int64_t words = (num_cols + 63) / 64;
-  if (words == 0 || words > (std::int64_t(1) << 20)) return false;
-  const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
-  return F::scratch_bytes(static_cast<int>(words), static_cast<int>(words * 64)) <=
-         scratch + prefix_scratch_bytes<Exec>();
+  const std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes()) +
+                           prefix_scratch_bytes<Exec>();
+  const int w = static_cast<int>(words);
+  if (F::scratch_bytes(w, w * 64) <= room) return SmallBitmap::by_column;
+  if (F::scratch_bytes(w, 0) <= room) return SmallBitmap::staged;
+  return SmallBitmap::none;
+}
+
+// Whether a one-shot product takes the small path: GPU-style kernels (host
+// spaces with dense accumulators have no launch costs to save), and either a
+// small A whose rows likely fit the tables (the average row of A times the
+// average row of B within a quarter of a table: bcsstk13, 42 x 42 products a
+// row on average, would only pay for the attempt), or, at any size, a C narrow
+// enough for bitmap rows with a sum per column (no bins, no tables, no sort:
+// facebook_combined's 4,039 columns).
+template <class Exec, class S, class O, class Off>
+bool wants_small_path(const SmallPathSizes& z, const SpgemmOptions& options) {
+  if (options.tuning.small_nnz <= 0 || z.rows == 0) return false;
+  if (is_host_exec<Exec> && options.dense_accumulator) return false;
+  const bool small = z.a_nnz <= options.tuning.small_nnz &&
+                     z.per_row() <= options.tuning.small_table / 4.0;
+  return small ||
+         small_path_bitmap<Exec, S, O, Off>(z, options) == SmallBitmap::by_column;
+}
+template <class Exec, class Csr>
+bool wants_small_path(const Csr& A, const Csr& B, const SpgemmOptions& options) {
+  return wants_small_path<Exec, typename Csr::scalar_type, typename Csr::ordinal_type,
+                          typename Csr::offset_type>(small_path_sizes(A, B), options);
 }
 
 // Lanes per row: a row of B in one sweep, at least 4, at most a warp (1 on a
@@ -88,7 +121,9 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const TempsFrame<mem> frame(temps);
   const auto rp =
       row_products<Exec>(A, B, group_spread_entries(options.tuning.group_spread_entries));
-  const bool by_bitmap = small_path_bitmap<Exec, S, O, Off>(B.num_cols, options);
+  const SmallBitmap bitmap_kind =
+      small_path_bitmap<Exec, S, O, Off>(small_path_sizes(A, B), options);
+  const bool by_bitmap = bitmap_kind != SmallBitmap::none;
   const int words = static_cast<int>((B.num_cols + 63) / 64);
   const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
@@ -110,7 +145,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
         (B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows)
                         : 0.0);
     int threads = LaunchTraits<Exec>::team_threads(32);
-    while (LaunchTraits<Exec>::is_gpu && threads < 128 && threads * 4 < per_row)
+    while (LaunchTraits<Exec>::is_gpu && threads < 256 && threads * 4 < per_row)
       threads *= 2;
     const int league = static_cast<int>(std::min<std::size_t>(
         n, std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))));
@@ -185,14 +220,19 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
   if (by_bitmap) {
     st.paths.small_bitmap += n;
+    if (bitmap_kind == SmallBitmap::by_column) st.paths.small_by_column += n;
     if (nnz > 0) {
       BitmapRows<Exec, S, O, Off, true, true> fill;
       fill.products = rp;
       fill.c_row_map = row_map;
       fill.c_col = plan.c.col;
       fill.c_val = plan.c_values;
-      fill.value_slots = words * 64;
-      fill.by_column = true;
+      fill.by_column = bitmap_kind == SmallBitmap::by_column;
+      fill.value_slots = fill.by_column
+                             ? words * 64
+                             : decltype(fill)::value_slots_within(
+                                   words, scratch + prefix_scratch_bytes<Exec>());
+
       launch_bitmap("libra::spgemm::small::fill_bitmap", fill);
     }
   } else {
