@@ -53,15 +53,17 @@ SmallPathSizes small_path_sizes(const Csr& A, const Csr& B) {
 // team scratch with the sums at positions in C's row (staged: rows of C up to
 // the scratch left beside the bitmap add there, longer ones in C, in place) or
 // at their columns (C narrow enough for a sum per column beside the bitmap).
-// A bitmap wider than the average row's products would cost more to clear and
-// scan than the row (and than a hash table).
+// A bitmap much wider than the average row's products (the product of the
+// average rows of A and B, which power-law graphs' hubs exceed) would cost
+// more to clear and scan than the row (and than a hash table).
 enum class SmallBitmap { none, staged, by_column };
 template <class Exec, class S, class O, class Off>
 SmallBitmap small_path_bitmap(const SmallPathSizes& z, const SpgemmOptions& options) {
   if (options.tuning.small_bitmap < 0 || z.rows == 0) return SmallBitmap::none;
   const std::int64_t words = (z.cols + 63) / 64;
   if (words == 0 || words > (std::int64_t(1) << 20)) return SmallBitmap::none;
-  if (static_cast<double>(words) > std::max(64.0, z.per_row())) return SmallBitmap::none;
+  if (static_cast<double>(words) > std::max(256.0, 4 * z.per_row()))
+    return SmallBitmap::none;
   using F = BitmapRows<Exec, S, O, Off, true, true>;
   const std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes()) +
                            prefix_scratch_bytes<Exec>();

@@ -8,9 +8,9 @@
 
 namespace libra::impl {
 
-// Team scratch for RowProducts::for_team's flattening: 512 nonzeros of A at a
-// time (4 KiB).
-inline constexpr int team_prefix_entries = 513;
+// Team scratch for RowProducts::for_team's flattening: 256 nonzeros of A at a
+// time, their B-row lengths' scan and their rows' starts in B (4 KiB).
+inline constexpr int team_prefix_entries = 2 * 256 + 1;
 template <class Exec>
 using PrefixScratch = Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space,
                                    Kokkos::MemoryUnmanaged>;
@@ -67,19 +67,21 @@ struct RowProducts {
   }
 
   // A whole team (threads without vector lanes) owns the row. With `prefix`
-  // (team scratch of at least 2 entries) the row's products are flattened, up
-  // to prefix.extent(0) - 1 nonzeros of A at a time: a scan of their B-row
-  // lengths, then one index per product spread evenly over the threads, each
-  // finding its nonzero of A by binary search in scratch (balanced whatever the
-  // mix of short and hub rows of B). Hub rows of A take several such chunks:
-  // walking their nonzeros one per thread instead left a thread alone with each
-  // hub row of B (facebook_combined, Wiki-Vote: hubs times hubs).
+  // (team scratch of 2 w + 1 entries, w >= 1) the row's products are
+  // flattened, w nonzeros of A at a time: a scan of their B-row lengths beside
+  // their rows' starts in B, then one index per product spread evenly over the
+  // threads, each finding its nonzero of A by binary search in scratch and
+  // reading one entry of B (balanced whatever the mix of short and hub rows of
+  // B; without the starts a product cost three dependent loads, a hub row's
+  // team waited on them: facebook_combined). Hub rows of A take several
+  // chunks: walking their nonzeros one per thread instead left a thread alone
+  // with each hub row of B.
   // Returns the row's products (the same on every thread).
   template <class Member, class Prefix, class F>
   KOKKOS_INLINE_FUNCTION std::int64_t for_team(const Member& m, std::int64_t i,
                                                const Prefix& prefix, const F& f) const {
     const Offset begin = a_row_map(i), end = a_row_map(i + 1);
-    const auto width = static_cast<std::int64_t>(prefix.extent(0)) - 1;
+    const auto width = (static_cast<std::int64_t>(prefix.extent(0)) - 1) / 2;
     std::int64_t products = 0;
     if (width < 1) {
       Kokkos::parallel_reduce(
@@ -99,10 +101,12 @@ struct RowProducts {
           Kokkos::TeamThreadRange(m, n),
           [&](const std::int64_t t, std::int64_t& sum, const bool final) {
             const Ordinal k = a_col(chunk + t);
-            const auto len = static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+            const Offset start = b_row_map(k);
+            const auto len = static_cast<std::int64_t>(b_row_map(k + 1) - start);
             if (final) {
               if (t == 0) prefix(0) = 0;
               prefix(t + 1) = sum + len;
+              prefix(width + 1 + t) = static_cast<std::int64_t>(start);
             }
             sum += len;
           });
@@ -119,10 +123,8 @@ struct RowProducts {
             hi = mid - 1;
           }
         }
-        const Offset p = chunk + static_cast<Offset>(lo);
-        const Ordinal k = a_col(p);
-        const Offset q = b_row_map(k) + static_cast<Offset>(x - prefix(lo));
-        f(b_col(q), p, q);
+        const Offset q = static_cast<Offset>(prefix(width + 1 + lo) + (x - prefix(lo)));
+        f(b_col(q), chunk + static_cast<Offset>(lo), q);
       });
       // The next chunk's scan rewrites the prefix the threads may still read.
       if (end - chunk > static_cast<Offset>(width)) m.team_barrier();
