@@ -66,8 +66,8 @@ struct BitmapRows {
   // writes the columns takes (and clears) them: one sweep of the products
   // instead of two.
   bool by_column = false;
-  // Count, optional: each team adds its rows' products into tally(0) (one
-  // atomic per team).
+  // Count, optional: each team adds its rows' products into tally(0) and its
+  // longest row's products into tally(1)'s maximum (one atomic each per team).
   Kokkos::View<atomic_u64*, mem> tally;
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
@@ -134,12 +134,12 @@ struct BitmapRows {
     // (Only the scratch bitmap has sums; it sets by_column when they hold C's
     // columns.)
     const bool column_sums = Values && by_column && sums.extent(0) > 0;
-    std::int64_t team_products = 0;
+    std::int64_t team_products = 0, longest = 0;
     for (std::size_t r = m.league_rank(); r < count; r += m.league_size()) {
       const std::int64_t i = rows.extent(0) > 0
                                  ? static_cast<std::int64_t>(rows(first + r))
                                  : static_cast<std::int64_t>(first + r);
-      team_products +=
+      const std::int64_t row_products =
           products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
             const std::uint64_t bit = std::uint64_t(1)
                                       << (static_cast<std::uint64_t>(j) & 63);
@@ -152,6 +152,8 @@ struct BitmapRows {
               (void)q;
             }
           });
+      team_products += row_products;
+      longest = row_products > longest ? row_products : longest;
       m.team_barrier();
       if constexpr (!Fill) {
         std::uint64_t n = 0;
@@ -227,6 +229,7 @@ struct BitmapRows {
     if (!Fill && tally.extent(0) > 0 && team_products > 0) {
       Kokkos::single(Kokkos::PerTeam(m), [&] {
         Kokkos::atomic_add(&tally(0), static_cast<atomic_u64>(team_products));
+        Kokkos::atomic_fetch_max(&tally(1), static_cast<atomic_u64>(longest));
       });
     }
   }
