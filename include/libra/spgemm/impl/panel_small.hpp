@@ -20,6 +20,8 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
@@ -62,7 +64,7 @@ SmallBitmap small_path_bitmap(const SmallPathSizes& z, const SpgemmOptions& opti
   if (options.tuning.small_bitmap < 0 || z.rows == 0) return SmallBitmap::none;
   const std::int64_t words = (z.cols + 63) / 64;
   if (words == 0 || words > (std::int64_t(1) << 20)) return SmallBitmap::none;
-  if (static_cast<double>(words) > std::max(256.0, 4 * z.per_row()))
+  if (static_cast<double>(words) > std::max(64.0, 2 * z.per_row()))
     return SmallBitmap::none;
   using F = BitmapRows<Exec, S, O, Off, true, true>;
   const std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes()) +
@@ -134,27 +136,49 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
   Kokkos::deep_copy(exec, tally, atomic_u64(0));
 
-  // Bitmap rows: a team per row at a time, as many teams as run at once (each
-  // zeroes its sums once), threads by the rows' average products.
-  const auto launch_bitmap = [&](const char* label, auto f) {
+  // Bitmap rows: `threads` per team (at most what the launched kernel's
+  // registers and scratch allow), a team per row (the device schedules them as
+  // they finish, so hub rows run beside the others), or, when zeroing a team's
+  // sums per column would cost more than 8 stores a thread per row, as many
+  // teams as run at once, striding over the rows.
+  const auto launch_bitmap = [&](const char* label, auto f, int threads) {
     using F = decltype(f);
     f.rows = {};
     f.first = 0;
     f.count = n;
     f.scratch_words = words;
-    const double per_row =
-        static_cast<double>(A.nnz()) / static_cast<double>(n) *
-        (B.num_rows > 0 ? static_cast<double>(B.nnz()) / static_cast<double>(B.num_rows)
-                        : 0.0);
-    int threads = LaunchTraits<Exec>::team_threads(32);
-    while (LaunchTraits<Exec>::is_gpu && threads < 256 && threads * 4 < per_row)
-      threads *= 2;
-    const int league = static_cast<int>(std::min<std::size_t>(
-        n, std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))));
     const auto bytes = F::scratch_bytes(words, f.value_slots);
-    Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
-    Kokkos::parallel_for(
-        label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
+    const auto policy_for = [&](int t) {
+      const bool strided = f.by_column && f.value_slots > 8 * t;
+      const std::size_t teams =
+          strided ? std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))
+                  : n;
+      const int league = static_cast<int>(std::min<std::size_t>(n, teams));
+      return light_launch(Kokkos::TeamPolicy<Exec>(exec, league, t)
+                              .set_scratch_size(0, Kokkos::PerTeam(bytes)));
+    };
+    threads = LaunchTraits<Exec>::team_threads(threads);
+    if constexpr (LaunchTraits<Exec>::is_gpu) {
+      while (threads > 32 &&
+             threads > policy_for(threads).team_size_max(f, Kokkos::ParallelForTag()))
+        threads /= 2;
+      const int widest = policy_for(threads).team_size_max(f, Kokkos::ParallelForTag());
+      if (threads > widest) {
+        throw std::runtime_error(std::string(label) + ": teams of " +
+                                 std::to_string(threads) + " threads with " +
+                                 std::to_string(bytes) + " bytes of scratch exceed " +
+                                 std::to_string(widest));
+      }
+    }
+    Kokkos::parallel_for(label, policy_for(threads), f);
+  };
+  // Threads per team: the count's by the average row's products, the fill's by
+  // the longest row's (the count's tally), so that a hub row's team takes it in
+  // a few steps.
+  const auto threads_for = [](double products, int most) {
+    int t = 32;
+    while (t < most && t * 16 < products) t *= 2;
+    return t;
   };
 
   // Hash rows: count tables of the configured slots (a row uses those its
@@ -189,7 +213,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     count.products = rp;
     count.unique = unique;
     count.tally = tally;
-    launch_bitmap("libra::spgemm::small::count_bitmap", count);
+    launch_bitmap("libra::spgemm::small::count_bitmap", count,
+                  threads_for(4 * small_path_sizes(A, B).per_row(), 256));
   } else {
     launch_hash("libra::spgemm::small::count",
                 Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
@@ -235,7 +260,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                              : decltype(fill)::value_slots_within(
                                    words, scratch + prefix_scratch_bytes<Exec>());
 
-      launch_bitmap("libra::spgemm::small::fill_bitmap", fill);
+      launch_bitmap("libra::spgemm::small::fill_bitmap", fill,
+                    threads_for(static_cast<double>(t(1)), 1024));
     }
   } else {
     st.paths.thread_groups_spread += t(4);
