@@ -40,6 +40,17 @@ auto light_launch(const Policy& policy) {
       policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
 }
 
+// The most threads per team (vector length 1) that a light_launch of functor f
+// with `scratch` per team allows: the launched kernel's own registers and
+// scratch (a policy without the light-weight property instantiates another
+// kernel, whose limit may be higher).
+template <class Exec, class Scratch, class F>
+int widest_team(const Exec& exec, int league, const Scratch& scratch, const F& f) {
+  Kokkos::TeamPolicy<Exec> probe(exec, league, 1);
+  return light_launch(probe.set_scratch_size(0, scratch))
+      .team_size_max(f, Kokkos::ParallelForTag());
+}
+
 template <class Exec>
 struct LaunchTraits {
   static_assert(Kokkos::is_execution_space<Exec>::value,

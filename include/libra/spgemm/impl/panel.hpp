@@ -35,6 +35,23 @@ template <class Exec, class... Tag>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                                         Kokkos::IndexType<std::int64_t>, Tag...>;
 
+// `threads` (a power of two), halved down to 32 until a light launch of f with
+// `scratch` bytes per team allows it (GPU spaces; host spaces keep theirs).
+template <class Exec, class F>
+int fitted_team(const Exec& exec, int league, std::size_t scratch, int threads,
+                const F& f) {
+  if constexpr (LaunchTraits<Exec>::is_gpu) {
+    const int widest = widest_team<Exec>(exec, league, Kokkos::PerTeam(scratch), f);
+    while (threads > 32 && threads > widest) threads /= 2;
+  } else {
+    (void)exec;
+    (void)league;
+    (void)scratch;
+    (void)f;
+  }
+  return threads;
+}
+
 // One launch of the scratch kernels for bin b of `bins`.
 // Its label names the bin's table and rows per team ("...[256x32]"), so that
 // profiles tell the bins apart.
@@ -47,9 +64,11 @@ void launch_scratch_bin(const Exec& exec, const char* kernel, const Shape& shape
   const std::string label = std::string(kernel) + "[" + std::to_string(bin.table) + "x" +
                             std::to_string(l.groups) + "]";
   const int league = static_cast<int>((rows + l.groups - 1) / l.groups);
+  const int threads =
+      l.groups == 1 ? fitted_team(exec, league, scratch_bytes, l.threads, f) : l.threads;
   Kokkos::TeamPolicy<Exec> policy =
       l.groups > 1 ? Kokkos::TeamPolicy<Exec>(exec, league, l.groups, l.lanes)
-                   : Kokkos::TeamPolicy<Exec>(exec, league, l.threads);
+                   : Kokkos::TeamPolicy<Exec>(exec, league, threads);
   Kokkos::parallel_for(
       label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes))), f);
 }
@@ -162,14 +181,12 @@ void panel_symbolic_bins(
       if constexpr (LaunchTraits<Exec>::is_gpu) {
         // Few long rows would leave most of the device idle: wider teams, while
         // the rows still fill the device (more threads on one bitmap contend).
-        Kokkos::TeamPolicy<Exec> probe(exec, league, Kokkos::AUTO);
-        probe.set_scratch_size(0, bytes);
-        const int widest =
-            std::min(1024, probe.team_size_max(f, Kokkos::ParallelForTag()));
+        const int widest = std::min(1024, widest_team<Exec>(exec, league, bytes, f));
         const auto device = static_cast<std::size_t>(exec.concurrency());
         while (threads * 2 <= widest && big * threads * 2 <= device) {
           threads *= 2;  // a power of two: team scans want one
         }
+        while (threads > 32 && threads > widest) threads /= 2;
       }
       Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
       Kokkos::parallel_for(label, light_launch(policy.set_scratch_size(0, bytes)), f);
@@ -190,7 +207,10 @@ void panel_symbolic_bins(
     }
     F f{rp,         bins.rows, first, big,   bitmap, unique, plan.c.row_map,
         plan.c.col, 0,         c_val, starts};
-    Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(slots), shape.global_threads);
+    Kokkos::TeamPolicy<Exec> policy(
+        exec, static_cast<int>(slots),
+        fitted_team(exec, static_cast<int>(slots), F::scratch_bytes(0),
+                    shape.global_threads, f));
     Kokkos::parallel_for(
         label,
         light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0)))),
@@ -498,21 +518,28 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       if (plan.dense.extent(0) > 0) {
         st.paths.accumulate_dense += big;
         using F = AccumulateRowsDense<Exec, S, O, Off>;
-        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(plan.dense.extent(0)),
-                                        shape.global_threads);
+        const F f{rp,         bins.rows,      first,      big,
+                  plan.dense, plan.c.row_map, plan.c.col, c_val};
+        const int league = static_cast<int>(plan.dense.extent(0));
+        Kokkos::TeamPolicy<Exec> policy(
+            exec, league,
+            fitted_team(exec, league, F::scratch_bytes(), shape.global_threads, f));
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_dense",
             light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),
-            F{rp, bins.rows, first, big, plan.dense, plan.c.row_map, plan.c.col, c_val});
+            f);
       } else {
         st.paths.accumulate_in_place += big;
         using F = AccumulateRowsInPlace<Exec, S, O, Off>;
-        Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(big),
-                                        shape.global_threads);
+        const F f{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val};
+        const int league = static_cast<int>(big);
+        Kokkos::TeamPolicy<Exec> policy(
+            exec, league,
+            fitted_team(exec, league, F::scratch_bytes(), shape.global_threads, f));
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_global",
             light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),
-            F{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val});
+            f);
       }
     }
   }
