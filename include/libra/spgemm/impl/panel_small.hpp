@@ -20,6 +20,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -153,7 +154,9 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       const std::size_t teams =
           strided ? std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))
                   : n;
-      const int league = static_cast<int>(std::min<std::size_t>(n, teams));
+      // (At most INT_MAX teams: beyond, they stride over the rows.)
+      const int league = static_cast<int>(std::min<std::size_t>(
+          {n, teams, static_cast<std::size_t>(std::numeric_limits<int>::max())}));
       return light_launch(Kokkos::TeamPolicy<Exec>(exec, league, t)
                               .set_scratch_size(0, Kokkos::PerTeam(bytes)));
     };
