@@ -68,7 +68,7 @@ struct BitmapRows {
   bool by_column = false;
   // Count, optional: each team adds its rows' products into tally(0) and its
   // longest row's products into tally(1)'s maximum (one atomic each per team).
-  Kokkos::View<atomic_u64*, mem> tally;
+  Kokkos::View<atomic_u64*, mem> tally{};
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
