@@ -91,6 +91,23 @@ struct LaunchTraits {
   }
 };
 
+// `threads` (a power of two), halved down to 32 until a light launch of f with
+// `scratch` bytes per team allows it (GPU spaces; host spaces keep theirs).
+template <class Exec, class F>
+int fitted_team(const Exec& exec, int league, std::size_t scratch, int threads,
+                const F& f) {
+  if constexpr (LaunchTraits<Exec>::is_gpu) {
+    const int widest = widest_team<Exec>(exec, league, Kokkos::PerTeam(scratch), f);
+    while (threads > 32 && threads > widest) threads /= 2;
+  } else {
+    (void)exec;
+    (void)league;
+    (void)scratch;
+    (void)f;
+  }
+  return threads;
+}
+
 // True when kernels on Exec take the host variants (Serial, OpenMP, Threads).
 template <class Exec>
 inline constexpr bool is_host_exec = !LaunchTraits<Exec>::is_gpu;

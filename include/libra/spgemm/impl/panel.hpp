@@ -35,23 +35,6 @@ template <class Exec, class... Tag>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                                         Kokkos::IndexType<std::int64_t>, Tag...>;
 
-// `threads` (a power of two), halved down to 32 until a light launch of f with
-// `scratch` bytes per team allows it (GPU spaces; host spaces keep theirs).
-template <class Exec, class F>
-int fitted_team(const Exec& exec, int league, std::size_t scratch, int threads,
-                const F& f) {
-  if constexpr (LaunchTraits<Exec>::is_gpu) {
-    const int widest = widest_team<Exec>(exec, league, Kokkos::PerTeam(scratch), f);
-    while (threads > 32 && threads > widest) threads /= 2;
-  } else {
-    (void)exec;
-    (void)league;
-    (void)scratch;
-    (void)f;
-  }
-  return threads;
-}
-
 // One launch of the scratch kernels for bin b of `bins`.
 // Its label names the bin's table and rows per team ("...[256x32]"), so that
 // profiles tell the bins apart.

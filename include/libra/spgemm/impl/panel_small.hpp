@@ -21,8 +21,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
-#include <string>
 
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
@@ -132,14 +130,14 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const int words = static_cast<int>((B.num_cols + 63) / 64);
   const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
-  // tally = {products, longest row of C, rows left out, nnz(C), rows spread}:
-  // one read-back.
+  // tally = {products, longest row of C (hash rows) or longest row's products
+  // (bitmap rows), rows left out, nnz(C), rows spread}: one read-back.
   auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
   Kokkos::deep_copy(exec, tally, atomic_u64(0));
 
-  // Bitmap rows: `threads` per team (at most what the launched kernel's
-  // registers and scratch allow), a team per row (the device schedules them as
-  // they finish, so hub rows run beside the others), or, when zeroing a team's
+  // Bitmap rows: `threads` per team (fewer where the launched kernel's
+  // registers and scratch allow fewer: fitted_team), a team per row (the device schedules
+  // them as they finish, so hub rows run beside the others), or, when zeroing a team's
   // sums per column would cost more than 8 stores a thread per row, as many
   // teams as run at once, striding over the rows.
   const auto launch_bitmap = [&](const char* label, auto f, int threads) {
@@ -160,19 +158,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       return light_launch(Kokkos::TeamPolicy<Exec>(exec, league, t)
                               .set_scratch_size(0, Kokkos::PerTeam(bytes)));
     };
-    threads = LaunchTraits<Exec>::team_threads(threads);
-    if constexpr (LaunchTraits<Exec>::is_gpu) {
-      while (threads > 32 &&
-             threads > policy_for(threads).team_size_max(f, Kokkos::ParallelForTag()))
-        threads /= 2;
-      const int widest = policy_for(threads).team_size_max(f, Kokkos::ParallelForTag());
-      if (threads > widest) {
-        throw std::runtime_error(std::string(label) + ": teams of " +
-                                 std::to_string(threads) + " threads with " +
-                                 std::to_string(bytes) + " bytes of scratch exceed " +
-                                 std::to_string(widest));
-      }
-    }
+    threads = fitted_team(exec, 1, bytes, LaunchTraits<Exec>::team_threads(threads), f);
     Kokkos::parallel_for(label, policy_for(threads), f);
   };
   // Threads per team: the count's by the average row's products, the fill's by
