@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "kernel_timer.hpp"
+
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
 #endif
@@ -50,12 +52,7 @@ class EventTimeline {
   }
   static void stop() {
     using namespace Kokkos::Tools::Experimental;
-    set_begin_parallel_for_callback(nullptr);
-    set_begin_parallel_reduce_callback(nullptr);
-    set_begin_parallel_scan_callback(nullptr);
-    set_end_parallel_for_callback(nullptr);
-    set_end_parallel_reduce_callback(nullptr);
-    set_end_parallel_scan_callback(nullptr);
+    KernelTimer::stop();  // the kernels' callbacks
     set_begin_fence_callback(nullptr);
     set_end_fence_callback(nullptr);
     set_begin_deep_copy_callback(nullptr);
