@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "libra/config.hpp"
@@ -155,6 +156,32 @@ TEST(Topology, DomainsWithoutUnitsAreSkipped) {
   const Placement p = libra::plan_placement(none, 0, 1, false);
   EXPECT_TRUE(p.pus.empty());
   EXPECT_EQ(libra::bind_process(none, p).rfind("not placed", 0), 0u);
+}
+
+// The units the process started on hold the calling thread's (OpenMP's places
+// contain it when OpenMP binds); binding the calling thread narrows its own mask
+// alone, and a thread started after it inherits the narrowed mask.
+TEST(Topology, StartedUnitsAndBindingTheCallingThread) {
+  const std::vector<int> started = libra::started_processing_units();
+  ASSERT_FALSE(started.empty());
+  EXPECT_TRUE(std::is_sorted(started.begin(), started.end()));
+  EXPECT_LE(static_cast<int>(started.size()), libra::online_processing_units());
+  const std::vector<int> mine = libra::allowed_processing_units();
+  for (const int pu : mine) {
+    EXPECT_TRUE(std::binary_search(started.begin(), started.end(), pu)) << pu;
+  }
+  EXPECT_FALSE(libra::bind_calling_thread({}));
+  EXPECT_FALSE(libra::bind_calling_thread({-1}));
+  std::vector<int> inside, inherited;
+  std::thread t([&] {
+    if (!libra::bind_calling_thread({mine.back()})) return;
+    inside = libra::allowed_processing_units();
+    std::thread([&] { inherited = libra::allowed_processing_units(); }).join();
+  });
+  t.join();
+  EXPECT_EQ(inside, std::vector<int>{mine.back()});
+  EXPECT_EQ(inherited, std::vector<int>{mine.back()});
+  EXPECT_EQ(libra::allowed_processing_units(), mine);  // the test's thread is untouched
 }
 
 TEST(Topology, IndexLists) {

@@ -1,8 +1,10 @@
 #include "info_topology.hpp"
 
+#include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "common.hpp"
 #include "libra/core/topology.hpp"
@@ -11,6 +13,9 @@ namespace libra::cli {
 
 int print_topology(bool json) {
   const Topology t = read_topology();
+  // Where this process runs: the units it was started on, and its host threads.
+  const std::vector<int> units = started_processing_units();
+  const int threads = Kokkos::DefaultHostExecutionSpace::concurrency();
   if (json) {
     nlohmann::ordered_json j;
     j["source"] = t.source;
@@ -30,6 +35,8 @@ int print_topology(bool json) {
                            {"numa", g.numa < 0 ? nlohmann::ordered_json(nullptr)
                                                : nlohmann::ordered_json(g.numa)}});
     }
+    j["process_pus"] = units;
+    j["host_threads"] = threads;
     std::printf("%s\n", j.dump(2).c_str());
     return exit_ok;
   }
@@ -48,6 +55,8 @@ int print_topology(bool json) {
                 g.numa < 0 ? "NUMA domain unknown"
                            : ("NUMA domain " + std::to_string(g.numa)).c_str());
   }
+  std::printf("this process: %d host thread(s) on PUs %s\n", threads,
+              units.empty() ? "unknown" : format_index_list(units).c_str());
   return exit_ok;
 }
 

@@ -18,6 +18,7 @@
 
 #include "common.hpp"
 #include "libra/config.hpp"
+#include "libra/core/topology.hpp"
 #include "libra/io/write.hpp"
 #include "mpi_session.hpp"
 #if LIBRA_ENABLE_MPI
@@ -30,6 +31,14 @@ namespace {
 bool launched_by_an_mpi_launcher() {
 #if LIBRA_ENABLE_MPI
   return libra::dist::launched_by_mpi();
+#else
+  return false;
+#endif
+}
+
+bool bind_rank_to_its_share() {
+#if LIBRA_ENABLE_MPI
+  return libra::dist::bind_rank_before_start();
 #else
   return false;
 #endif
@@ -48,14 +57,20 @@ int threads_per_rank() {
 // only when the program is loaded. So the tool sets Kokkos' recommended values
 // where the user has set none and starts itself again, once (they are set then),
 // so that they take effect. Should the restart fail, the run goes on with unbound
-// threads. Under an MPI launcher every rank would bind its first thread to the
-// same first core, so there the default is unbound threads, and each rank runs
-// its share of the host's cores rather than all of them
-// (libra::dist::host_threads_per_rank).
+// threads. Under an MPI launcher the default is unbound threads, and each rank
+// runs its share of the host's cores rather than all of them
+// (libra::dist::host_threads_per_rank); a launcher that bound no rank has each
+// rank bound to its share before the restart, so that a user's OMP_PROC_BIND
+// binds the rank's threads within it instead of every rank's first thread to the
+// host's first core (libra::dist::bind_rank_before_start).
 void default_threading(char* argv[]) {
-  bool changed = false;
   const bool mpi = launched_by_an_mpi_launcher();
-  const std::string threads = mpi ? std::to_string(threads_per_rank()) : std::string();
+  const bool bound = mpi && bind_rank_to_its_share();
+  bool changed = bound;
+  // Bound here, a rank runs as many threads as its share has units.
+  const int share = bound ? static_cast<int>(libra::allowed_processing_units().size()) : 0;
+  const std::string threads =
+      mpi ? std::to_string(share > 0 ? share : threads_per_rank()) : std::string();
   for (const auto& [name, value] :
        {std::pair<const char*, const char*>{"OMP_PROC_BIND", mpi ? "false" : "spread"},
         std::pair<const char*, const char*>{"OMP_PLACES", mpi ? nullptr : "threads"},
@@ -67,7 +82,13 @@ void default_threading(char* argv[]) {
       changed = true;
     }
   }
-  if (changed) ::execv("/proc/self/exe", argv);
+  if (!changed) return;
+  // Where OMP_PROC_BIND binds, the OpenMP runtime has bound this thread to its
+  // first place, and exec keeps a thread's mask: the restarted runtime would build
+  // its places on that one core (every rank's the same under mpirun, and a plain
+  // run's threads all on one core). So the thread gets the process's units back.
+  if (!bound) (void)libra::bind_calling_thread(libra::started_processing_units());
+  ::execv("/proc/self/exe", argv);
 }
 
 // Runs f with stdout sent to stderr: whatever Kokkos prints while starting or
@@ -145,8 +166,9 @@ const char* const footer =
     "Kokkos flags (--kokkos-threads=N, ...) are passed on. OMP_PROC_BIND and\n"
     "OMP_PLACES default to spread and threads when unset (the tool restarts itself\n"
     "once to apply them); set them (e.g. OMP_PROC_BIND=false) to choose otherwise.\n"
-    "Under mpirun, threads are unbound and OMP_NUM_THREADS defaults to the host's\n"
-    "cores shared among its ranks (or the cores the launcher bound a rank to).\n"
+    "Under mpirun, threads are unbound (unless OMP_PROC_BIND is set), a rank the\n"
+    "launcher left unbound is bound to its share of the host's cores, and\n"
+    "OMP_NUM_THREADS defaults to that share (or the cores the launcher bound it to).\n"
     "Progress is shown on stderr when it is a terminal (after LIBRA_PROGRESS_DELAY\n"
     "seconds, default 1).";
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "generate_spec.hpp"
+#include "libra/core/topology.hpp"
 #include "libra/dist/spmv.hpp"
 #include "mpi_session.hpp"
 #include "spmv_common.hpp"
@@ -196,6 +197,8 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     // ranks to different numbers of cores).
     j["host_threads"] = Kokkos::DefaultHostExecutionSpace::concurrency();
     j["placement"] = s.placement;  // rank 0's
+    // The processing units rank 0 runs on ("0-15"), whoever bound it.
+    j["host_units"] = libra::format_index_list(libra::started_processing_units());
     j["version"] = to_string(o.version);
     j["transport"] = to_string(s.transport);
     j["transport_detail"] = s.transport_detail;

@@ -10,6 +10,9 @@
 #include <cstring>
 
 #include "libra/config.hpp"
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 #if LIBRA_ENABLE_HWLOC
 #include <hwloc.h>
 #endif
@@ -110,6 +113,37 @@ std::vector<int> allowed_processing_units() {
     if (CPU_ISSET(c, &set)) out.push_back(c);
   }
   return out;
+}
+
+std::vector<int> started_processing_units() {
+#if defined(_OPENMP) && _OPENMP >= 201511
+  const int places = omp_get_num_places();
+  if (omp_get_proc_bind() != omp_proc_bind_false && places > 0) {
+    std::vector<int> out;
+    for (int p = 0; p < places; ++p) {
+      const int n = omp_get_place_num_procs(p);
+      if (n <= 0) continue;
+      const std::size_t at = out.size();
+      out.resize(at + static_cast<std::size_t>(n));
+      omp_get_place_proc_ids(p, out.data() + at);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    if (!out.empty()) return out;
+  }
+#endif
+  return allowed_processing_units();
+}
+
+bool bind_calling_thread(const std::vector<int>& pus) noexcept {
+  if (pus.empty()) return false;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (const int pu : pus) {
+    if (pu < 0 || pu >= CPU_SETSIZE) return false;
+    CPU_SET(pu, &set);
+  }
+  return ::sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
 std::string format_index_list(const std::vector<int>& indices) {
@@ -231,16 +265,21 @@ std::string bind_process(const Topology& t, const Placement& p) {
 #if LIBRA_ENABLE_HWLOC
   if (!t.this_system)
     return "not placed: the topology is not this machine's (" + where + ")";
-  const std::vector<int> allowed = allowed_processing_units();
-  if (!allowed.empty() && static_cast<int>(allowed.size()) < online_processing_units()) {
+  std::vector<int> started = started_processing_units(), planned = p.pus;
+  std::sort(planned.begin(), planned.end());
+  const bool there = started == planned;
+  if (!there && !started.empty() &&
+      static_cast<int>(started.size()) < online_processing_units()) {
     return "not placed: kept the binding it started with (PUs " +
-           format_index_list(allowed) + ")";
+           format_index_list(started) + ")";
   }
   HwlocTopology h(false);
   if (!h.t) return "not placed: hwloc could not read this machine";
   Bitmap cpus, nodes;
   for (const int pu : p.pus) hwloc_bitmap_set(cpus.b, static_cast<unsigned>(pu));
-  if (hwloc_set_cpubind(h.t, cpus.b, HWLOC_CPUBIND_PROCESS) != 0) {
+  // Already there: binding the process again would undo OpenMP's binding of each
+  // thread to its own place within these units.
+  if (!there && hwloc_set_cpubind(h.t, cpus.b, HWLOC_CPUBIND_PROCESS) != 0) {
     return std::string("not placed: binding to ") + where + " was refused (" +
            std::strerror(errno) + ")";
   }
@@ -255,7 +294,7 @@ std::string bind_process(const Topology& t, const Placement& p) {
             ? ", memory bound there"
             : ", memory not bound (" + std::string(std::strerror(errno)) + ")";
   }
-  return where + memory;
+  return where + (there ? ", where it started" : "") + memory;
 #else
   (void)t;
   return "not placed: Libra was built without hwloc (" + where + " was the plan)";

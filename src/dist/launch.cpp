@@ -50,10 +50,24 @@ int launcher_local_size() noexcept {
 
 int host_threads_per_rank() noexcept {
   const int host = online_processing_units();
-  const int allowed = static_cast<int>(allowed_processing_units().size());
+  const int allowed = static_cast<int>(started_processing_units().size());
   if (allowed > 0 && allowed < host) return allowed;  // bound by the launcher (or user)
   const int ranks = std::max(1, launcher_local_size());
   return std::max(1, host / ranks);
+}
+
+bool bind_rank_before_start() noexcept {
+  const int rank = launcher_local_rank(), ranks = launcher_local_size();
+  if (rank < 0 || ranks < 2) return false;
+  const int started = static_cast<int>(started_processing_units().size());
+  if (started == 0 || started < online_processing_units()) return false;
+  try {
+    const Topology t = read_topology();
+    if (!t.this_system) return false;
+    return bind_calling_thread(plan_placement(t, rank, ranks, !t.gpus.empty()).pus);
+  } catch (...) {  // an allocation failed: run unbound
+    return false;
+  }
 }
 
 int gpu_for_local_rank() noexcept {

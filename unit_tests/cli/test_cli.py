@@ -1275,6 +1275,23 @@ class Topology(unittest.TestCase):
         self.assertIn("NUMA domain %d: PUs " % j["numa"][0]["os_index"], p.stdout)
         self.assertEqual(p.stderr, "")
 
+    def test_this_process_keeps_its_units(self):
+        # The tool restarts itself to apply its OpenMP defaults. Where the user set
+        # OMP_PROC_BIND alone, the OpenMP runtime has bound the first thread to one
+        # core by then, and the restarted tool used to run every thread there.
+        allowed = sorted(os.sched_getaffinity(0))
+        base = {k: v for k, v in ENV.items() if k != "OMP_NUM_THREADS"}
+        for extra in ({}, {"OMP_PROC_BIND": "spread"}, {"OMP_PROC_BIND": "true"},
+                      {"OMP_PROC_BIND": "close", "OMP_PLACES": "cores"}):
+            with self.subTest(env=extra):
+                p = libra("info", "--topology", "--json", env=dict(base, **extra))
+                self.assertEqual(p.returncode, 0, p.stderr)
+                j = json.loads(p.stdout)
+                self.assertEqual(j["process_pus"], allowed)
+                self.assertEqual(j["host_threads"], len(allowed))
+        p = libra("info", "--topology", env=dict(base, OMP_PROC_BIND="spread"))
+        self.assertIn("this process: %d host thread(s) on PUs " % len(allowed), p.stdout)
+
     def test_synthetic_machine(self):
         p = libra("info", "--topology", "--json")
         if not json.loads(p.stdout)["source"].startswith("hwloc"):
@@ -1298,6 +1315,15 @@ class Topology(unittest.TestCase):
 
 
 MPIEXEC = None  # --mpiexec: the build has MPI; None: it has not
+
+
+def index_list(text):
+    """[0, 1, 2, 3, 8] from "0-3,8"."""
+    out = []
+    for part in filter(None, text.split(",")):
+        first, _, last = part.partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
+    return out
 
 
 def mpirun(np, *args, env=None, threads="1"):
@@ -1430,20 +1456,36 @@ class SpmvMpi(TempDirTest):
     def test_ranks_share_the_host_cores(self):
         # Unset, OMP_NUM_THREADS becomes the host's CPUs shared among its ranks
         # (ranks of all the CPUs each oversubscribe the host); set, it is kept.
+        # Launched unbound, each rank of several is bound to its share before its
+        # OpenMP runtime starts, whatever OMP_PROC_BIND says: with a binding one, every
+        # rank's threads used to start on the host's first core (2 H200s: ~8 ms per
+        # SpMV iteration, each rank waiting for the other's time slice).
         a = os.path.join(DATA, "lp_afiro.mtx")
         online = os.cpu_count()
-        allowed = len(os.sched_getaffinity(0))
+        allowed = sorted(os.sched_getaffinity(0))
+        binds = ({}, {"OMP_PROC_BIND": "spread", "OMP_PLACES": "threads"},
+                 {"OMP_PROC_BIND": "close"})
         for np in (1, 2, 3):
-            with self.subTest(np=np):
-                j = json_of(self, mpirun(np, "spmv", a, "--json", threads=None))
-                want = allowed if allowed < online else max(1, online // np)
-                self.assertEqual(j["host_threads"], want)
-                # p-opt (the default) places rank 0, unless it was built without
-                # hwloc; launched unbound, it binds within its share.
-                self.assertTrue(j["placement"].startswith("NUMA domain ") or
-                                j["placement"].startswith("not placed: Libra was built "
-                                                          "without hwloc"),
-                                j["placement"])
+            for extra in binds:
+                with self.subTest(np=np, env=extra):
+                    j = json_of(self, mpirun(np, "spmv", a, "--json", threads=None,
+                                             env=dict(ENV, **extra)))
+                    units = index_list(j["host_units"])
+                    if len(allowed) < online:  # this test runs bound: ranks inherit it
+                        self.assertEqual(units, allowed)
+                    elif np == 1:
+                        self.assertEqual(units, allowed)
+                    else:
+                        self.assertEqual(len(units), max(1, online // np), j["host_units"])
+                    self.assertEqual(j["host_threads"], len(units))
+                    # p-opt (the default) places rank 0 unless it was built without
+                    # hwloc; the tool has already put it where the placement wants it.
+                    if j["placement"].startswith("not placed: Libra was built without"):
+                        continue
+                    self.assertTrue(j["placement"].startswith("NUMA domain "), j["placement"])
+                    if len(allowed) == online:
+                        self.assertIn("PUs %s," % j["host_units"], j["placement"])
+                        self.assertIn(", where it started", j["placement"])
         j = json_of(self, mpirun(1, "spmv", a, "--json", threads="3"))
         self.assertEqual(j["host_threads"], 3)
 

@@ -62,14 +62,29 @@ std::string describe(const Placement& p);
 // p's domain (the others first-touch there, being on its cores). Returns where it went
 // ("NUMA domain 0: PUs 0-3, near GPU 0"), or "not placed: " and why (no hwloc, a
 // topology of another system, a launcher that bound the process already, a
-// refusal of the system). Never throws.
+// refusal of the system). A process started on exactly p's units (the `libra`
+// tool binds an unbound rank before its OpenMP runtime starts) keeps its threads'
+// bindings and says so: "NUMA domain 0: PUs 0-3, near GPU 0, where it started".
+// Never throws.
 std::string bind_process(const Topology& t, const Placement& p);
 
-// The processing units the system has online, and those this process may run on
-// (empty when the system does not say); fewer allowed than online means someone
-// (a launcher, a user, a container) bound the process already.
+// Binds the calling thread alone to these processing units (a process that has
+// not started its threads yet passes this on to all of them, and across exec).
+// False when there is nothing to bind to or the system refuses.
+bool bind_calling_thread(const std::vector<int>& pus) noexcept;
+
+// The processing units the system has online, and those the calling thread may
+// run on (empty when the system does not say).
 int online_processing_units();
 std::vector<int> allowed_processing_units();
+
+// The processing units this process was started on: fewer than online means
+// someone (a launcher, a user's taskset, a container) bound it. Where the OpenMP
+// runtime binds threads (OMP_PROC_BIND), it has bound the first thread to its
+// first place by the time main runs, so this is the union of OpenMP's places,
+// which it built from the process's mask at start; elsewhere the calling thread's
+// mask. Empty when the system does not say.
+std::vector<int> started_processing_units();
 
 // "0-3,8,10-11": a list of OS indices, ranges joined.
 std::string format_index_list(const std::vector<int>& indices);
