@@ -27,39 +27,89 @@ KOKKOS_INLINE_FUNCTION Ordinal owner_of(const OffsetView& offsets, Ordinal n_maj
   return lo;
 }
 
+// The kernels below are named functors, not lambdas: every reader and format
+// conversion instantiates them alike (see algorithms/scan.hpp).
+template <class OffsetView, class IndexView>
+struct ExpandOffsetsOp {
+  OffsetView offsets;
+  IndexView major;
+  typename IndexView::non_const_value_type n_major;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
+    major(p) = owner_of(offsets, n_major, p);
+  }
+};
+
+template <class IndexView, class OffsetView>
+struct OffsetsFromSortedOp {
+  IndexView sorted_major;
+  OffsetView offsets;
+  std::size_t nnz;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    std::size_t lo = 0, hi = nnz;  // first entry with major >= i
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (static_cast<std::size_t>(sorted_major(mid)) < i) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    offsets(i) = static_cast<typename OffsetView::non_const_value_type>(lo);
+  }
+};
+
+template <class MinorView, class Keys32, class Keys64, class SourceView>
+struct TransposeKeysOp {
+  MinorView minor_in;
+  Keys32 keys32;
+  Keys64 keys64;
+  SourceView source;
+  bool narrow;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
+    if (narrow) {
+      keys32(p) = static_cast<std::uint32_t>(minor_in(p));
+    } else {
+      keys64(p) = static_cast<std::uint64_t>(minor_in(p));
+    }
+    source(p) = static_cast<typename SourceView::non_const_value_type>(p);
+  }
+};
+
+template <class SourceView, class OffsetsIn, class MajorOut, class ValuesIn,
+          class ValuesOut, class Ordinal>
+struct TransposeGatherOp {
+  SourceView source;
+  OffsetsIn offsets_in;
+  MajorOut major_out;
+  ValuesIn values_in;
+  ValuesOut values_out;
+  Ordinal n_major;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t p) const {
+    const std::uint64_t s = static_cast<std::uint64_t>(source(p));
+    major_out(p) = owner_of(offsets_in, n_major, s);
+    values_out(p) = values_in(s);
+  }
+};
+
 // major(p) = the row (for CSR) of every entry p. A binary search per entry keeps
 // the work even however skewed the row lengths are.
 template <class Exec, class OffsetView, class IndexView>
 void expand_offsets(const Exec& exec, const OffsetView& offsets, const IndexView& major) {
   using Ordinal = typename IndexView::non_const_value_type;
   const Ordinal n_major = static_cast<Ordinal>(offsets.extent(0) - 1);
-  Kokkos::parallel_for(
-      "libra::format::expand_offsets",
-      Kokkos::RangePolicy<Exec>(exec, 0, major.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t p) { major(p) = owner_of(offsets, n_major, p); });
+  Kokkos::parallel_for("libra::format::expand_offsets",
+                       Kokkos::RangePolicy<Exec>(exec, 0, major.extent(0)),
+                       ExpandOffsetsOp<OffsetView, IndexView>{offsets, major, n_major});
 }
 
 // offsets(i) = number of entries whose (sorted) major index is < i.
 template <class Exec, class IndexView, class OffsetView>
 void offsets_from_sorted(const Exec& exec, const IndexView& sorted_major,
                          const OffsetView& offsets) {
-  using Offset = typename OffsetView::non_const_value_type;
-  const std::size_t nnz = sorted_major.extent(0);
-  Kokkos::parallel_for(
-      "libra::format::offsets_from_sorted",
-      Kokkos::RangePolicy<Exec>(exec, 0, offsets.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) {
-        std::size_t lo = 0, hi = nnz;  // first entry with major >= i
-        while (lo < hi) {
-          const std::size_t mid = lo + (hi - lo) / 2;
-          if (static_cast<std::size_t>(sorted_major(mid)) < i) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
-        offsets(i) = static_cast<Offset>(lo);
-      });
+  Kokkos::parallel_for("libra::format::offsets_from_sorted",
+                       Kokkos::RangePolicy<Exec>(exec, 0, offsets.extent(0)),
+                       OffsetsFromSortedOp<IndexView, OffsetView>{
+                           sorted_major, offsets, sorted_major.extent(0)});
 }
 
 // Keys of width `bits` for indices in [0, n): 32-bit keys sort faster when they fit.
@@ -91,14 +141,8 @@ void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
   }
   Kokkos::parallel_for(
       "libra::transpose::keys", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        if (narrow) {
-          keys32(p) = static_cast<std::uint32_t>(minor_in(p));
-        } else {
-          keys64(p) = static_cast<std::uint64_t>(minor_in(p));
-        }
-        source(p) = static_cast<typename SourceView::non_const_value_type>(p);
-      });
+      TransposeKeysOp<IndexIn, decltype(keys32), decltype(keys64), SourceView>{
+          minor_in, keys32, keys64, source, narrow});
   const int bits = key_bits_for(static_cast<std::uint64_t>(n_minor));
   if (narrow) {
     radix_sort_pairs(exec, keys32, source, bits, temps);
@@ -108,11 +152,9 @@ void transpose_compressed(const Exec& exec, Ordinal n_major, Ordinal n_minor,
   // Major index of each output entry = owner of its source position.
   Kokkos::parallel_for(
       "libra::transpose::gather", Kokkos::RangePolicy<Exec>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const std::size_t p) {
-        const std::uint64_t s = static_cast<std::uint64_t>(source(p));
-        major_out(p) = owner_of(offsets_in, n_major, s);
-        values_out(p) = values_in(s);
-      });
+      TransposeGatherOp<SourceView, OffsetsIn, IndexOut, ValuesIn, ValuesOut,
+                        decltype(n_major)>{source, offsets_in, major_out, values_in,
+                                           values_out, n_major});
   if (narrow) {
     offsets_from_sorted(exec, keys32, offsets_out);
   } else {

@@ -49,6 +49,46 @@ struct CooRowWriter {
   KOKKOS_INLINE_FUNCTION void drop() {}
 };
 
+// The builder's kernels, as named functors (see algorithms/scan.hpp for why not
+// lambdas: every reader and generator instantiates them alike).
+template <class Off, class O, class Counts, class Visit>
+struct CountRowsOp {
+  using value_type = std::uint64_t;
+  Counts counts;
+  Visit visit;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::uint64_t& d) const {
+    RowCounter<Off> c;
+    visit(static_cast<O>(i), c);
+    counts(i) = c.n;
+    d += c.dropped;
+  }
+};
+
+template <class S, class O, class RowMap, class Visit>
+struct FillCsrRowsOp {
+  RowMap row_map;
+  Kokkos::View<O*, typename RowMap::memory_space> col;
+  Kokkos::View<S*, typename RowMap::memory_space> val;
+  Visit visit;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    RowWriter<O, S> w{col.data() + row_map(i), val.data() + row_map(i)};
+    visit(static_cast<O>(i), w);
+  }
+};
+
+template <class S, class O, class Starts, class Visit>
+struct FillCooRowsOp {
+  Starts start;
+  Kokkos::View<O*, typename Starts::memory_space> r, c;
+  Kokkos::View<S*, typename Starts::memory_space> v;
+  Visit visit;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    const auto p = start(i);
+    CooRowWriter<O, S> w{static_cast<O>(i), r.data() + p, c.data() + p, v.data() + p};
+    visit(static_cast<O>(i), w);
+  }
+};
+
 // Where each row's entries start (rows + 1 offsets) and how many entries were
 // dropped while counting.
 template <class Off, class Mem>
@@ -85,13 +125,7 @@ RowOffsets<Off, typename Exec::memory_space> count_rows(const Exec& exec, O rows
   std::uint64_t dropped = 0;
   Kokkos::parallel_reduce(
       "libra::build_rows::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::uint64_t& d) {
-        RowCounter<Off> c;
-        visit(static_cast<O>(i), c);
-        counts(i) = c.n;
-        d += c.dropped;
-      },
-      dropped);
+      CountRowsOp<Off, O, decltype(counts), Visit>{counts, visit}, dropped);
   auto out = scan_row_counts<Off>(exec, counts, what);
   out.dropped = dropped;
   return out;
@@ -137,10 +171,7 @@ CsrArrays<S, O, Off, typename Exec::memory_space> build_csr_arrays(const Exec& e
   const auto val = out.val;
   Kokkos::parallel_for(
       "libra::build_rows::fill_csr", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        RowWriter<O, S> w{col.data() + row_map(i), val.data() + row_map(i)};
-        visit(static_cast<O>(i), w);
-      });
+      FillCsrRowsOp<S, O, decltype(row_map), Visit>{row_map, col, val, visit});
   return out;
 }
 
@@ -187,11 +218,7 @@ CooArrays<S, O, typename Exec::memory_space> build_coo_arrays(const Exec& exec, 
   const auto v = out.val;
   Kokkos::parallel_for(
       "libra::build_rows::fill_coo", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        const Off p = start(i);
-        CooRowWriter<O, S> w{static_cast<O>(i), r.data() + p, c.data() + p, v.data() + p};
-        visit(static_cast<O>(i), w);
-      });
+      FillCooRowsOp<S, O, decltype(start), Visit>{start, r, c, v, visit});
   return out;
 }
 

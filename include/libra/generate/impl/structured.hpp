@@ -29,6 +29,38 @@ KOKKOS_INLINE_FUNCTION void band_columns(std::int64_t i, std::int64_t cols,
   last = i + ku < cols - 1 ? i + ku : cols - 1;
 }
 
+// band_csr's kernels (named functors: see algorithms/scan.hpp).
+template <class Counts>
+struct BandCountOp {
+  Counts count;
+  std::int64_t cols, kl, ku;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    std::int64_t first, last;
+    band_columns(i, cols, kl, ku, first, last);
+    count(i) = last >= first ? static_cast<std::uint64_t>(last - first + 1) : 0;
+  }
+};
+
+// One thread per entry (its row found by binary search) so wide bands balance.
+template <class S, class O, class RowMap>
+struct BandFillOp {
+  RowMap row_map;
+  Kokkos::View<O*, typename RowMap::memory_space> c;
+  Kokkos::View<S*, typename RowMap::memory_space> v;
+  O n_rows;
+  std::int64_t cols, kl, ku;
+  std::uint64_t key;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t p) const {
+    const O i = owner_of(row_map, n_rows, p);
+    std::int64_t first, last;
+    band_columns(i, cols, kl, ku, first, last);
+    const std::int64_t j =
+        first + static_cast<std::int64_t>(p - static_cast<std::uint64_t>(row_map(i)));
+    c(p) = static_cast<O>(j);
+    v(p) = rng::signed_magnitude<S>(position_word(key, i, j));
+  }
+};
+
 template <class S, class O, class Off, class Exec>
 CsrArrays<S, O, Off, typename Exec::memory_space> band_csr(
     const Exec& exec, std::int64_t rows, std::int64_t cols, std::int64_t kl,
@@ -37,13 +69,9 @@ CsrArrays<S, O, Off, typename Exec::memory_space> band_csr(
   Kokkos::View<std::uint64_t*, mem> count(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::generate::banded::count"),
       static_cast<std::size_t>(rows));
-  Kokkos::parallel_for(
-      "libra::generate::banded::count", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i) {
-        std::int64_t first, last;
-        band_columns(i, cols, kl, ku, first, last);
-        count(i) = last >= first ? static_cast<std::uint64_t>(last - first + 1) : 0;
-      });
+  Kokkos::parallel_for("libra::generate::banded::count",
+                       Kokkos::RangePolicy<Exec>(exec, 0, rows),
+                       BandCountOp<decltype(count)>{count, cols, kl, ku});
   const auto out = allocate_csr_arrays<S, O>(
       scan_row_counts<Off>(exec, count, "number of band entries"));
   const auto row_map = out.row_map;
@@ -51,19 +79,10 @@ CsrArrays<S, O, Off, typename Exec::memory_space> band_csr(
   const auto v = out.val;
   const std::uint64_t key = rng::stream_key(seed, structured_value_stream);
   const O n_rows = static_cast<O>(rows);
-  // One thread per entry (its row found by binary search) so wide bands balance.
   Kokkos::parallel_for(
       "libra::generate::banded::fill",
       Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::uint64_t>(c.extent(0))),
-      KOKKOS_LAMBDA(const std::uint64_t p) {
-        const O i = owner_of(row_map, n_rows, p);
-        std::int64_t first, last;
-        band_columns(i, cols, kl, ku, first, last);
-        const std::int64_t j =
-            first + static_cast<std::int64_t>(p - static_cast<std::uint64_t>(row_map(i)));
-        c(p) = static_cast<O>(j);
-        v(p) = rng::signed_magnitude<S>(position_word(key, i, j));
-      });
+      BandFillOp<S, O, decltype(row_map)>{row_map, c, v, n_rows, cols, kl, ku, key});
   return out;
 }
 
