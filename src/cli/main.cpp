@@ -36,11 +36,11 @@ bool launched_by_an_mpi_launcher() {
 #endif
 }
 
-bool bind_rank_to_its_share() {
+int bind_rank_to_its_share() {
 #if LIBRA_ENABLE_MPI
   return libra::dist::bind_rank_before_start();
 #else
-  return false;
+  return 0;
 #endif
 }
 
@@ -65,10 +65,9 @@ int threads_per_rank() {
 // host's first core (libra::dist::bind_rank_before_start).
 void default_threading(char* argv[]) {
   const bool mpi = launched_by_an_mpi_launcher();
-  const bool bound = mpi && bind_rank_to_its_share();
-  bool changed = bound;
   // Bound here, a rank runs as many threads as its share has units.
-  const int share = bound ? static_cast<int>(libra::allowed_processing_units().size()) : 0;
+  const int share = mpi ? bind_rank_to_its_share() : 0;
+  bool changed = share > 0;
   const std::string threads =
       mpi ? std::to_string(share > 0 ? share : threads_per_rank()) : std::string();
   for (const auto& [name, value] :
@@ -87,7 +86,7 @@ void default_threading(char* argv[]) {
   // first place, and exec keeps a thread's mask: the restarted runtime would build
   // its places on that one core (every rank's the same under mpirun, and a plain
   // run's threads all on one core). So the thread gets the process's units back.
-  if (!bound) (void)libra::bind_calling_thread(libra::started_processing_units());
+  if (share == 0) (void)libra::bind_calling_thread(libra::started_processing_units());
   ::execv("/proc/self/exe", argv);
 }
 

@@ -56,17 +56,18 @@ int host_threads_per_rank() noexcept {
   return std::max(1, host / ranks);
 }
 
-bool bind_rank_before_start() noexcept {
+int bind_rank_before_start() noexcept {
   const int rank = launcher_local_rank(), ranks = launcher_local_size();
-  if (rank < 0 || ranks < 2) return false;
+  if (rank < 0 || ranks < 2) return 0;
   const int started = static_cast<int>(started_processing_units().size());
-  if (started == 0 || started < online_processing_units()) return false;
+  if (started == 0 || started < online_processing_units()) return 0;
   try {
     const Topology t = read_topology();
-    if (!t.this_system) return false;
-    return bind_calling_thread(plan_placement(t, rank, ranks, !t.gpus.empty()).pus);
+    if (!t.this_system) return 0;
+    const Placement p = plan_placement(t, rank, ranks, !t.gpus.empty());
+    return bind_calling_thread(p.pus) ? static_cast<int>(p.pus.size()) : 0;
   } catch (...) {  // an allocation failed: run unbound
-    return false;
+    return 0;
   }
 }
 

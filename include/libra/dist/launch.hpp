@@ -23,10 +23,11 @@ int host_threads_per_rank() noexcept;
 // threads and should exec itself again, so that the OpenMP runtime builds its
 // places in the share. Without this, an OMP_PROC_BIND of the user's binds every
 // rank's first thread to the host's first core: on 2 H200s each iteration of a
-// 2-rank SpMV waited ~8 ms for the other rank's time slice. False, doing
+// 2-rank SpMV waited ~8 ms for the other rank's time slice. Returns how many
+// processing units the share has (the threads the rank should run), or 0, doing
 // nothing, when the launcher bound the rank, when it is alone on its host, or
 // when no launcher says where it runs.
-bool bind_rank_before_start() noexcept;
+int bind_rank_before_start() noexcept;
 // The GPU this rank should drive: its local rank modulo the GPUs it sees; -1 on
 // builds without a GPU backend, without a GPU, or without a launcher.
 int gpu_for_local_rank() noexcept;
