@@ -25,7 +25,9 @@
 // the wrapper for cuSPARSE (its buffers and C). LIBRA_BENCH_FILL_BITMAP_SLOTS=N
 // and LIBRA_BENCH_GROUP_SPREAD_ENTRIES=N set SpgemmOptions::tuning's
 // fill_bitmap_slots and group_spread_entries in every Libra case (to measure
-// their defaults); LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
+// their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
+// _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
+// and small_spill_products; LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
 // LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
 // lbGEMM's two kinds of chunks); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's
 // time per kernel, LIBRA_BENCH_TIMELINE=1 the host timeline of one call (launches,
@@ -239,6 +241,16 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_GROUP_SPREAD_ENTRIES")) {
       options_.tuning.group_spread_entries = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_NNZ")) options_.tuning.small_nnz = *v;
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_TABLE")) {
+      options_.tuning.small_table = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_SPILL")) {
+      options_.tuning.small_spill = *v != 0;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_SPILL_PRODUCTS")) {
+      options_.tuning.small_spill_products = *v;
     }
     if (const auto v = env_int("LIBRA_BENCH_MEMORY_BUDGET_MB")) {
       options_.memory_budget = static_cast<std::size_t>(*v) << 20;

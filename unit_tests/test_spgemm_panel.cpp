@@ -124,12 +124,34 @@ bool attempts_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& 
       Exec, typename T::Scalar, typename Csr::ordinal_type, typename Csr::offset_type>(
       sizes(a, b), o);
 }
+// Whether its hash rows too long for their tables spill to bitmap rows.
+template <class T>
+bool small_path_spills(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                       const libra::SpgemmOptions& o) {
+  using Csr = typename T::Csr;
+  return libra::impl::small_path_spills<
+      Exec, typename T::Scalar, typename Csr::ordinal_type, typename Csr::offset_type>(
+      sizes(a, b), o);
+}
 template <class T>
 bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
                       const libra::SpgemmOptions& o) {
   return attempts_small_path<T>(a, b, o) &&
          (small_path_bitmap<T>(a, b, o) != libra::impl::SmallBitmap::none ||
+          small_path_spills<T>(a, b, o) ||
           max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table));
+}
+// Rows of A with more than `table` products (those a hash row leaves out).
+std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                          int table) {
+  std::uint64_t n = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    std::uint64_t p = 0;
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+    n += p > static_cast<std::uint64_t>(table);
+  }
+  return n;
 }
 
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
@@ -222,28 +244,37 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
     }
   }
   // The small path on every space, with bitmap rows where C is narrow enough
-  // and with hash tables: taken, given up (a row too long for its tables: the
+  // and with hash tables: taken (rows too long for the tables spilling to
+  // bitmap rows), given up (a row too long for its tables, spills off: the
   // binned path computes the product), or not tried.
-  for (const int table : {512, 64}) {
+  for (const int table : {512, 64, 4}) {
     for (const int bitmap : {0, -1}) {
-      auto o = small_path(table);
-      o.tuning.small_bitmap = bitmap;
-      const auto st = check_product<T>(a, b, o);
-      const auto kind = small_path_bitmap<T>(a, b, o);
-      if (bitmap < 0) EXPECT_EQ(kind, libra::impl::SmallBitmap::none);
-      if (takes_small_path<T>(a, b, o)) {
-        EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
-        EXPECT_EQ(st.paths.small_bitmap,
-                  kind != libra::impl::SmallBitmap::none ? st.paths.small : 0u);
-        EXPECT_EQ(st.paths.small_by_column,
-                  kind == libra::impl::SmallBitmap::by_column ? st.paths.small : 0u);
-        EXPECT_EQ(st.paths.small_fallback, 0u);
-        EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
-        continue;
+      for (const bool spill : {true, false}) {
+        auto o = small_path(table);
+        o.tuning.small_bitmap = bitmap;
+        o.tuning.small_spill = spill;
+        const auto st = check_product<T>(a, b, o);
+        const auto kind = small_path_bitmap<T>(a, b, o);
+        if (bitmap < 0) EXPECT_EQ(kind, libra::impl::SmallBitmap::none);
+        const bool spills =
+            kind == libra::impl::SmallBitmap::none && small_path_spills<T>(a, b, o);
+        if (!spill) EXPECT_FALSE(spills);
+        if (takes_small_path<T>(a, b, o)) {
+          EXPECT_EQ(st.paths.small, static_cast<std::uint64_t>(a.rows));
+          EXPECT_EQ(st.paths.small_bitmap,
+                    kind != libra::impl::SmallBitmap::none ? st.paths.small : 0u);
+          EXPECT_EQ(st.paths.small_by_column,
+                    kind == libra::impl::SmallBitmap::by_column ? st.paths.small : 0u);
+          EXPECT_EQ(st.paths.small_spill, spills ? rows_beyond(a, b, table) : 0u);
+          EXPECT_EQ(st.paths.small_fallback, 0u);
+          EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+          continue;
+        }
+        EXPECT_EQ(st.paths.small, 0u);
+        EXPECT_EQ(st.paths.small_spill, 0u);
+        EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path<T>(a, b, o));
+        EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
       }
-      EXPECT_EQ(st.paths.small, 0u);
-      EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path<T>(a, b, o));
-      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
     }
   }
   for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
@@ -484,16 +515,31 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   const std::uint64_t rows = rows_with_products(a, a);
   auto o = small_path(64);
   o.tuning.small_bitmap = -1;  // hash tables
+  o.tuning.small_spill = false;
   ASSERT_TRUE(attempts_small_path<TypeParam>(a, a, o));
   auto st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 0u);
   EXPECT_GT(st.paths.small_fallback, 0u);
+  EXPECT_EQ(st.paths.small_spill, 0u);
   EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
+  // Spilling (the default), the long row goes to bitmap rows instead: the
+  // small path keeps the product.
+  o.tuning.small_spill = true;
+  ASSERT_TRUE(small_path_spills<TypeParam>(a, a, o));
+  st = check_product<TypeParam>(a, a, o);
+  EXPECT_EQ(st.paths.small, 300u);
+  // Row 17 and the row whose one entry is in column 17.
+  EXPECT_EQ(st.paths.small_spill, 2u);
+  EXPECT_EQ(rows_beyond(a, a, 64), 2u);
+  EXPECT_EQ(st.paths.small_bitmap, 0u);
+  EXPECT_EQ(st.paths.small_fallback, 0u);
+  EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
   o = small_path(128);
   o.tuning.small_bitmap = -1;
   st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 300u);
   EXPECT_EQ(st.paths.small_bitmap, 0u);
+  EXPECT_EQ(st.paths.small_spill, 0u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
   // Bitmap rows (300 columns of C fit scratch) have no table to outgrow.
   o = small_path(64);
@@ -547,6 +593,70 @@ TYPED_TEST(SpgemmPanel, SmallPathBitmapRows) {
   ASSERT_EQ(small_path_bitmap<TypeParam>(a, wide, o), SmallBitmap::none);
   st = check_product<TypeParam>(a, wide, small_path(512));
   EXPECT_EQ(st.paths.small_bitmap, 0u);
+}
+
+// Hash rows of the small path too long for their tables spill to bitmap rows:
+// hub rows of A and of B, sums at their columns (900 columns of C) and at
+// positions in C's row (12,000: the long rows add in C, in place), and a
+// product made only of spilled rows.
+TYPED_TEST(SpgemmPanel, SmallPathSpillsLongRows) {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < 2000; ++i) t.emplace_back(i, (13 * i) % 1500, 1.0 + i % 3);
+  for (std::int64_t j = 0; j < 1500; j += 1) t.emplace_back(5, j, 0.5);
+  for (std::int64_t j = 0; j < 1500; j += 2) t.emplace_back(9, j, -2.0);
+  const auto a = libra::ref::from_triplets(2000, 1500, t);
+  std::vector<libra::ref::Triplet> u;
+  for (std::int64_t k = 0; k < 1500; ++k) {
+    u.emplace_back(k, (7 * k) % 900, 1.0);
+    u.emplace_back(k, (7 * k + 450) % 900, -1.0);
+  }
+  for (std::int64_t j = 0; j < 900; ++j) u.emplace_back(3, j, 0.25);
+  const auto narrow = libra::ref::from_triplets(1500, 900, u);
+  std::vector<libra::ref::Triplet> v;
+  for (std::int64_t k = 0; k < 1500; ++k) {
+    for (std::int64_t r = 0; r < 2; ++r)
+      v.emplace_back(k, (k * 31 + r * 5959) % 12000, 0.5);
+  }
+  const auto wide = libra::ref::from_triplets(1500, 12000, v);
+  for (const auto* b : {&narrow, &wide}) {
+    for (const int table : {64, 32}) {
+      auto o = small_path(table);
+      o.tuning.small_bitmap = -1;
+      ASSERT_TRUE(attempts_small_path<TypeParam>(a, *b, o));
+      ASSERT_TRUE(small_path_spills<TypeParam>(a, *b, o));
+      const std::uint64_t beyond = rows_beyond(a, *b, table);
+      ASSERT_GT(beyond, 0u);
+      const auto st = check_product<TypeParam>(a, *b, o);
+      EXPECT_EQ(st.paths.small, 2000u);
+      EXPECT_EQ(st.paths.small_spill, beyond);
+      EXPECT_EQ(st.paths.small_fallback, 0u);
+      EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+    }
+  }
+  // Rows within the table spill too beyond Tuning::small_spill_products.
+  for (const auto* b : {&narrow, &wide}) {
+    auto o = small_path(64);
+    o.tuning.small_bitmap = -1;
+    o.tuning.small_spill_products = 1;
+    const auto st = check_product<TypeParam>(a, *b, o);
+    EXPECT_EQ(st.paths.small, 2000u);
+    EXPECT_EQ(st.paths.small_spill, rows_beyond(a, *b, 1));
+    EXPECT_GT(rows_beyond(a, *b, 1), rows_beyond(a, *b, 64));
+  }
+  // Every row with products spills (8 rows of 800 products; the others empty).
+  std::vector<libra::ref::Triplet> w;
+  for (std::int64_t i = 0; i < 8; ++i) {
+    for (std::int64_t k = 0; k < 400; ++k)
+      w.emplace_back(i, (k * 3 + i) % 1500, 1.0 + k % 4);
+  }
+  const auto long_rows = libra::ref::from_triplets(2008, 1500, w);
+  auto o = small_path(64);
+  o.tuning.small_bitmap = -1;
+  ASSERT_TRUE(attempts_small_path<TypeParam>(long_rows, wide, o));
+  const auto st = check_product<TypeParam>(long_rows, wide, o);
+  EXPECT_EQ(st.paths.small, 2008u);
+  EXPECT_EQ(st.paths.small_spill, 8u);
+  EXPECT_EQ(rows_beyond(long_rows, wide, 64), 8u);
 }
 
 // A narrow C takes the small path's bitmap rows at any size (no bins, no

@@ -78,10 +78,17 @@ struct SpgemmOptions {
     // launches, one synchronisation) on GPU-style kernels, and so do products
     // of any size whose C is narrow enough for bitmap rows with a sum per
     // column (small_bitmap); 0 turns the path off. Its count tables have
-    // small_table slots per row: a row with more products sends the product
-    // to the binned path.
+    // small_table slots per row: a row with more products goes to a bitmap
+    // over C's columns in team scratch (small_spill; where that bitmap does
+    // not fit, or small_spill is false, the row sends the product to the
+    // binned path).
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
+    bool small_spill = true;
+    // When they spill, rows with more than this many products spill even
+    // within the table: a team per row flattens them, where a thread group
+    // steps through the row's nonzeros (0: only rows beyond the table).
+    int small_spill_products = 0;
     // The small path's rows use a bitmap over C's columns in team scratch
     // where it fits and is no wider than the average row's products (no table
     // to outgrow, no sort); negative: always hash tables, and no narrow
@@ -163,6 +170,9 @@ struct SpgemmPathCounts {
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;
   std::uint64_t small_fallback = 0;
+  // Of the small path's rows, those too long for its hash tables that a bitmap
+  // over C's columns in team scratch made instead (Tuning::small_spill).
+  std::uint64_t small_spill = 0;
   // Of the small path's rows, those accumulated in a bitmap over C's columns
   // (Tuning::small_bitmap) rather than in hash tables.
   std::uint64_t small_bitmap = 0;

@@ -70,6 +70,16 @@ struct HashRowsInScratch {
   // one atomic each per team. Once a row was left out the product goes another
   // way: teams that start later see it and return at once.
   Kokkos::View<atomic_u64*, mem> tally;
+  // Unbinned rows that spill (panel_small.hpp), given both views: a count
+  // leaves no product: each row left out is listed in spill (at the position
+  // its atomic increment of tally(2) returned) and marked in left (1, 0 for
+  // the others), and the teams go on; the fill skips the marked rows, whose
+  // rows of C another kernel makes.
+  Kokkos::View<std::uint32_t*, mem> spill{};
+  Kokkos::View<std::uint8_t*, mem> left{};
+  // Tallied counts: rows with more products than this are left out (0, or
+  // more than the table: the table's slots).
+  std::uint64_t fit_products = 0;
 
   static std::size_t scratch_bytes(int table, int groups, bool tallied = false) {
     const std::size_t n = static_cast<std::size_t>(table) * groups;
@@ -138,12 +148,14 @@ struct HashRowsInScratch {
         tallied
             ? tally_scratch(m.team_scratch(0), 4 * static_cast<std::size_t>(groups) + 1)
             : tally_scratch();
-    if (tallied) {
+    const bool spilling = left.extent(0) > 0;
+    if (tallied && !spilling) {
       Kokkos::single(Kokkos::PerTeam(m), [&] { t(4 * groups) = tally(2); });
       m.team_barrier();
       if (t(4 * groups) > 0) return;
     }
-    const bool active = slot < count;
+    // (Filling, a row another kernel makes is no row here.)
+    const bool active = slot < count && (!Fill || !spilling || left(row_at(slot)) == 0);
     const std::int64_t i = active ? row_at(slot) : 0;
     const O none = empty;  // a local: device code cannot take the member's address
     // Unbinned rows (tallied counts): the row's products come first; only rows
@@ -164,7 +176,11 @@ struct HashRowsInScratch {
         Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, b, e), add, row_products);
       }
     }
-    const bool fits = !tallied || row_products <= static_cast<std::uint64_t>(table);
+    const std::uint64_t limit =
+        fit_products > 0 && fit_products < static_cast<std::uint64_t>(table)
+            ? fit_products
+            : static_cast<std::uint64_t>(table);
+    const bool fits = !tallied || row_products <= limit;
     int slots = table;
     if (tallied) {
       slots = 2;
@@ -183,6 +199,7 @@ struct HashRowsInScratch {
             const std::size_t s = static_cast<std::size_t>(m.league_rank()) * groups + r;
             if (s >= count) return;
             const std::int64_t row = row_at(s);
+            if (spilling && left(row) != 0) return;
             const int len = static_cast<int>(c_row_map(row + 1) - c_row_map(row));
             if (len > longest) longest = len;
           },
@@ -226,9 +243,23 @@ struct HashRowsInScratch {
         Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(m, slots), occupied, distinct);
         if (active) Kokkos::single(Kokkos::PerThread(m), [&] { unique(i) = distinct; });
       }
+      if (spilling && active) {
+        const auto mark = [&] {
+          left(i) = fits ? 0 : 1;
+          if (!fits) {
+            spill(Kokkos::atomic_fetch_add(&tally(2), atomic_u64(1))) =
+                static_cast<std::uint32_t>(i);
+          }
+        };
+        if (team_bin) {
+          Kokkos::single(Kokkos::PerTeam(m), mark);
+        } else {
+          Kokkos::single(Kokkos::PerThread(m), mark);
+        }
+      }
       if (tallied)
         add_tally(m, t, g, active ? row_products : 0,
-                  static_cast<std::uint64_t>(distinct), active && !fits,
+                  static_cast<std::uint64_t>(distinct), active && !fits && !spilling,
                   active && fits && !team_bin && products.spreads(i));
     } else {
       const auto sort = [&](const auto& payload) {

@@ -11,9 +11,14 @@
 // team takes a row at a time, its products flattened over the threads, with a
 // bitmap over C's columns in scratch, and reads the row's sorted columns off
 // it: no table to outgrow, no sort. Otherwise G rows per team, each in a
-// scratch hash table of `table` slots; a row with more products than slots is
-// left out and sends the whole product back to the binned path (the count and
-// scan are then wasted: tens of microseconds).
+// scratch hash table of `table` slots. A row with more products than slots
+// is left out: when a bitmap over C's columns fits team scratch (and
+// Tuning::small_spill), the count lists it and a bitmap-rows kernel counts
+// the listed rows, one team each, then the scan runs again and a second
+// synchronisation reads nnz(C); the fill skips them and the bitmap fills them
+// (power-law graphs' hub rows: ca-GrQc). Otherwise it sends the whole product
+// back to the binned path (the count and scan are then wasted: tens of
+// microseconds).
 // C's row_map is allocated before the first launch: a Kokkos allocation on a
 // GPU copies its header to the device synchronously, which would otherwise
 // wait for the count.
@@ -74,6 +79,20 @@ SmallBitmap small_path_bitmap(const SmallPathSizes& z, const SpgemmOptions& opti
   return SmallBitmap::none;
 }
 
+// Whether the small path's hash rows too long for their tables spill to
+// bitmap rows (rather than give the product up): when a bitmap over C's
+// columns, with its word starts, fits a team's scratch (Tuning::small_spill).
+template <class Exec, class S, class O, class Off>
+bool small_path_spills(const SmallPathSizes& z, const SpgemmOptions& options) {
+  if (!options.tuning.small_spill) return false;
+  const std::int64_t words = (z.cols + 63) / 64;
+  if (words == 0 || words > (std::int64_t(1) << 20)) return false;
+  const std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes()) +
+                           prefix_scratch_bytes<Exec>();
+  return BitmapRows<Exec, S, O, Off, true, true>::scratch_bytes(static_cast<int>(words),
+                                                                0) <= room;
+}
+
 // Whether a one-shot product takes the small path: GPU-style kernels (host
 // spaces with dense accumulators have no launch costs to save), and either a
 // small A whose rows likely fit the tables (the average row of A times the
@@ -106,6 +125,25 @@ int small_lanes(double products_per_entry) {
   return lanes;
 }
 
+// C's row_map from the rows' counts; nnz(C) also goes to tally(3), which
+// travels back with the tallies.
+template <class Off, class Mem>
+struct SmallRowMapScan {
+  Kokkos::View<std::uint64_t*, Mem> unique;
+  Kokkos::View<Off*, Mem> row_map;
+  Kokkos::View<atomic_u64*, Mem> tally;
+  std::size_t n = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, std::uint64_t& sum,
+                                         const bool final) const {
+    if (final) row_map(i) = static_cast<Off>(sum);
+    sum += unique(i);
+    if (final && i + 1 == n) {
+      row_map(n) = static_cast<Off>(sum);
+      tally(3) = sum;
+    }
+  }
+};
+
 // Runs the small path into plan.c and plan.c_values; false (nothing kept) when
 // a row did not fit, and the caller takes the binned path.
 template <class Exec, class Plan, class Csr>
@@ -131,30 +169,46 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const auto scratch = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
   // tally = {products, longest row of C (hash rows) or longest row's products
-  // (bitmap rows), rows left out, nnz(C), rows spread}: one read-back.
-  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 5);
+  // (bitmap rows), rows left out, nnz(C), rows spread, spilled rows' products,
+  // longest spilled row's products}: one read-back (two with spilled rows).
+  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 7);
   Kokkos::deep_copy(exec, tally, atomic_u64(0));
+  // Hash rows too long for their tables spill to bitmap rows when C's columns
+  // fit a team's scratch.
+  using SpillFill = BitmapRows<Exec, S, O, Off, true, true>;
+  const std::size_t room = scratch + prefix_scratch_bytes<Exec>();
+  const bool spilling =
+      !by_bitmap && small_path_spills<Exec, S, O, Off>(small_path_sizes(A, B), options);
+  Kokkos::View<std::uint32_t*, mem> spill;
+  Kokkos::View<std::uint8_t*, mem> left;
+  if (spilling) {
+    spill = temps.template view<std::uint32_t>("libra::spgemm::small::spill", n);
+    left = temps.template view<std::uint8_t>("libra::spgemm::small::left", n);
+  }
 
   // Bitmap rows: `threads` per team (fewer where the launched kernel's
   // registers and scratch allow fewer: fitted_team), a team per row (the device schedules
   // them as they finish, so hub rows run beside the others), or, when zeroing a team's
   // sums per column would cost more than 8 stores a thread per row, as many
   // teams as run at once, striding over the rows.
-  const auto launch_bitmap = [&](const char* label, auto f, int threads) {
+  // (rows: the rows to make, `count` of them; empty: all n in order.)
+  const auto launch_bitmap = [&](const char* label, auto f, int threads,
+                                 Kokkos::View<const std::uint32_t*, mem> rows,
+                                 std::size_t count) {
     using F = decltype(f);
-    f.rows = {};
+    f.rows = rows;
     f.first = 0;
-    f.count = n;
+    f.count = count;
     f.scratch_words = words;
     const auto bytes = F::scratch_bytes(words, f.value_slots);
     const auto policy_for = [&](int t) {
       const bool strided = f.by_column && f.value_slots > 8 * t;
       const std::size_t teams =
           strided ? std::max<std::size_t>(1, LaunchTraits<Exec>::concurrent_workers(exec))
-                  : n;
+                  : count;
       // (At most INT_MAX teams: beyond, they stride over the rows.)
       const int league = static_cast<int>(std::min<std::size_t>(
-          {n, teams, static_cast<std::size_t>(std::numeric_limits<int>::max())}));
+          {count, teams, static_cast<std::size_t>(std::numeric_limits<int>::max())}));
       return light_launch(Kokkos::TeamPolicy<Exec>(exec, league, t)
                               .set_scratch_size(0, Kokkos::PerTeam(bytes)));
     };
@@ -203,26 +257,39 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     count.unique = unique;
     count.tally = tally;
     launch_bitmap("libra::spgemm::small::count_bitmap", count,
-                  threads_for(4 * small_path_sizes(A, B).per_row(), 256));
+                  threads_for(4 * small_path_sizes(A, B).per_row(), 256), {}, n);
   } else {
-    launch_hash("libra::spgemm::small::count",
-                Count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally}, true);
+    Count count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally, spill, left};
+    if (spilling && options.tuning.small_spill_products > 0) {
+      count.fit_products =
+          static_cast<std::uint64_t>(options.tuning.small_spill_products);
+    }
+    launch_hash("libra::spgemm::small::count", count, true);
   }
-  Kokkos::parallel_scan(
-      "libra::spgemm::small::scan", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::size_t i, std::uint64_t& sum, const bool final) {
-        if (final) row_map(i) = static_cast<Off>(sum);
-        sum += unique(i);
-        if (final && i + 1 == n) {
-          row_map(n) = static_cast<Off>(sum);
-          tally(3) = sum;
-        }
-      });
-  const auto t = host_copy(exec, tally);  // the synchronisation
-  if (t(2) > 0) {
+  const SmallRowMapScan<Off, mem> scan{unique, row_map, tally, n};
+  const auto scan_rows = [&] {
+    Kokkos::parallel_scan("libra::spgemm::small::scan",
+                          Kokkos::RangePolicy<Exec>(exec, 0, n), scan);
+  };
+  scan_rows();
+  auto t = host_copy(exec, tally);  // the synchronisation
+  if (t(2) > 0 && !spilling) {
     st.paths.small_fallback += t(2);
     plan.c.row_map = row_map;  // the binned path's to fill
     return false;
+  }
+  // Rows left out of the tables: counted by bitmap rows, then C's row_map again.
+  const std::size_t spilled = spilling ? static_cast<std::size_t>(t(2)) : 0;
+  if (spilled > 0) {
+    BitmapRows<Exec, S, O, Off, false> count;
+    count.products = rp;
+    count.unique = unique;
+    count.tally = Kokkos::subview(tally, std::make_pair(5, 7));
+    launch_bitmap("libra::spgemm::small::count_spill", count,
+                  threads_for(2.0 * table, 1024), spill, spilled);
+    scan_rows();
+    t = host_copy(exec, tally);  // the second synchronisation
+    st.paths.small_spill += spilled;
   }
   const std::uint64_t nnz = checked_cast<Off>(t(3), "nnz(C)");
   st.products = t(0);
@@ -250,7 +317,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                                    words, scratch + prefix_scratch_bytes<Exec>());
 
       launch_bitmap("libra::spgemm::small::fill_bitmap", fill,
-                    threads_for(static_cast<double>(t(1)), 1024));
+                    threads_for(static_cast<double>(t(1)), 1024), {}, n);
     }
   } else {
     st.paths.thread_groups_spread += t(4);
@@ -259,10 +326,33 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
       fill_table *= 2;
     if (nnz > 0) {
-      launch_hash(
-          "libra::spgemm::small::fill",
-          Fill{rp, {}, 0, n, fill_table, 1, {}, row_map, plan.c.col, plan.c_values, {}},
-          false);
+      launch_hash("libra::spgemm::small::fill",
+                  Fill{rp,
+                       {},
+                       0,
+                       n,
+                       fill_table,
+                       1,
+                       {},
+                       row_map,
+                       plan.c.col,
+                       plan.c_values,
+                       {},
+                       {},
+                       left},
+                  false);
+    }
+    if (spilled > 0 && nnz > 0) {
+      SpillFill fill;
+      fill.products = rp;
+      fill.c_row_map = row_map;
+      fill.c_col = plan.c.col;
+      fill.c_val = plan.c_values;
+      fill.by_column = SpillFill::scratch_bytes(words, words * 64) <= room;
+      fill.value_slots =
+          fill.by_column ? words * 64 : SpillFill::value_slots_within(words, room);
+      launch_bitmap("libra::spgemm::small::fill_spill", fill,
+                    threads_for(static_cast<double>(t(6)), 1024), spill, spilled);
     }
   }
   plan.values_in_symbolic = true;
