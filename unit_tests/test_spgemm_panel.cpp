@@ -141,6 +141,11 @@ bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
           small_path_spills<T>(a, b, o) ||
           max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table));
 }
+// The products beyond which the small path's hash rows spill (when they do).
+int spill_limit(const libra::SpgemmOptions& o) {
+  const int p = o.tuning.small_spill_products;
+  return p > 0 && p < o.tuning.small_table ? p : o.tuning.small_table;
+}
 // Rows of A with more than `table` products (those a hash row leaves out).
 std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
                           int table) {
@@ -242,6 +247,25 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
         EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
       }
     }
+    // Rows with few products made by sorting them (any width of C here), in
+    // one call and in two phases, unsorted too; none, some, up to 64 products.
+    for (const int few : {0, 4, 64}) {
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        for (const bool sorted : {true, false}) {
+          auto o = panel();
+          o.sort_columns = sorted;
+          o.tuning.host_sort_products = few;
+          o.tuning.host_sort_columns = 0;
+          const auto st = check_product<T>(a, b, o, calls);
+          EXPECT_EQ(st.paths.host_dense, rows);
+          EXPECT_EQ(st.paths.host_sorted, rows - rows_beyond(a, b, few));
+        }
+      }
+    }
+    // Off below host_sort_columns.
+    auto o = panel();
+    o.tuning.host_sort_columns = b.cols + 1;
+    EXPECT_EQ(check_product<T>(a, b, o).paths.host_sorted, 0u);
   }
   // The small path on every space, with bitmap rows where C is narrow enough
   // and with hash tables: taken (rows too long for the tables spilling to
@@ -265,7 +289,8 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
                     kind != libra::impl::SmallBitmap::none ? st.paths.small : 0u);
           EXPECT_EQ(st.paths.small_by_column,
                     kind == libra::impl::SmallBitmap::by_column ? st.paths.small : 0u);
-          EXPECT_EQ(st.paths.small_spill, spills ? rows_beyond(a, b, table) : 0u);
+          EXPECT_EQ(st.paths.small_spill,
+                    spills ? rows_beyond(a, b, spill_limit(o)) : 0u);
           EXPECT_EQ(st.paths.small_fallback, 0u);
           EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
           continue;
@@ -534,13 +559,21 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   EXPECT_EQ(st.paths.small_bitmap, 0u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
   EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
+  // Within tables of 128 slots: kept without spilling, or spilled beyond
+  // small_spill_products (64 by default).
   o = small_path(128);
   o.tuning.small_bitmap = -1;
+  o.tuning.small_spill = false;
   st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 300u);
   EXPECT_EQ(st.paths.small_bitmap, 0u);
   EXPECT_EQ(st.paths.small_spill, 0u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
+  o.tuning.small_spill = true;
+  ASSERT_EQ(spill_limit(o), 64);
+  st = check_product<TypeParam>(a, a, o);
+  EXPECT_EQ(st.paths.small, 300u);
+  EXPECT_EQ(st.paths.small_spill, 2u);
   // Bitmap rows (300 columns of C fit scratch) have no table to outgrow.
   o = small_path(64);
   ASSERT_EQ(small_path_bitmap<TypeParam>(a, a, o), libra::impl::SmallBitmap::by_column);

@@ -72,6 +72,15 @@ struct SpgemmOptions {
     // host_flag_span per touched word (plus 4); otherwise it sorts the words.
     // 0 always sorts; a large value always scans (tests walk both).
     int host_flag_span = 4;
+    // Host dense accumulators make rows with at most host_sort_products
+    // products (at most 64; 0: none) by sorting them on the stack instead
+    // (impl/acc_host_dense.hpp), when C has at least host_sort_columns columns
+    // (a thread's dense array then outgrows the cache: 256 KiB of doubles).
+    // Measured on 2 host cores: luxembourg (114,599 columns, 4.5 products a
+    // row) 1.6x faster at 16; narrower products gained nothing, and 32 to 64
+    // made FEM matrices slower (the sort's steps grow as the square).
+    int host_sort_products = 16;
+    std::int64_t host_sort_columns = 32768;
     // One-shot products whose A has at most this many nonzeros, and whose
     // average row of A times average row of B is within a quarter of
     // small_table, first try the small path (impl/panel_small.hpp: three
@@ -86,9 +95,12 @@ struct SpgemmOptions {
     int small_table = 512;
     bool small_spill = true;
     // When they spill, rows with more than this many products spill even
-    // within the table: a team per row flattens them, where a thread group
-    // steps through the row's nonzeros (0: only rows beyond the table).
-    int small_spill_products = 0;
+    // within the table: a team per row flattens them and needs no sort, where
+    // a thread group steps through the row's nonzeros and sorts a table twice
+    // the row's length (0: only rows beyond the table). Measured on the H100
+    // (perf_tests/report/h100/small_spill.md): ca-GrQc 0.56 ms with spills
+    // beyond the table, 0.39 ms beyond 64 products (cuSPARSE 0.42 ms).
+    int small_spill_products = 64;
     // The small path's rows use a bitmap over C's columns in team scratch
     // where it fits and is no wider than the average row's products (no table
     // to outgrow, no sort); negative: always hash tables, and no narrow
@@ -144,6 +156,7 @@ struct SpgemmPathCounts {
   std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)
   std::uint64_t host_packed_words = 0;  // of those, marked with B packed in words
   std::uint64_t host_word_flags = 0;    // of those, filled in order off word flags
+  std::uint64_t host_sorted = 0;        // of those, made by sorting their few products
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

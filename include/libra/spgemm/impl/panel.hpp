@@ -249,6 +249,21 @@ std::size_t per_thread_entries(std::size_t n) {
   return (n + per_block - 1) / per_block * per_block;
 }
 
+// Rows with products that the host accumulator f makes by sorting.
+template <class Exec, class F>
+std::uint64_t host_sorted_rows(const Exec& exec, const F& f) {
+  std::uint64_t n = 0;
+  Kokkos::parallel_reduce(
+      "libra::spgemm::panel::sorted_rows",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, static_cast<std::int64_t>(f.row_products.extent(0))),
+      [&f](const std::int64_t i, std::uint64_t& sum) {
+        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i);
+      },
+      n);
+  return n;
+}
+
 // Symbolic on host spaces with per-thread dense accumulators: count, scan, fill
 // (with C's values when the product is one-shot). B's rows are packed into
 // column words when that pays (column_words.hpp).
@@ -272,6 +287,8 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
         HostDenseRows<Exec, S, O, typename Csr::offset_type, decltype(packed)::value>;
     F f;
     f.products = row_products<Exec>(A, B);
+    f.row_products = plan.products;
+    f.sort_products = plan.host_sort_products;
     f.words = w;
     f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
     f.sort = plan.sort_columns;
@@ -301,6 +318,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     std::uint64_t rows = 0;
     Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
     plan.rows_with_products = rows;
+    if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
     const auto& dense = plan.dense_panels;
     DensePanelWork<S, mem> dense_work;
     if (dense.any()) {
@@ -468,6 +486,8 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       using F = HostDenseRows<Exec, S, O, Off, false>;
       F f;
       f.products = rp;
+      f.row_products = plan.products;
+      f.sort_products = plan.host_sort_products;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
       f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;

@@ -11,6 +11,7 @@
 
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
+#include "libra/spgemm/impl/acc_host_dense.hpp"
 #include "libra/spgemm/impl/dense_panels.hpp"
 #include "libra/spgemm/impl/panel_shape.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
@@ -39,8 +40,9 @@ struct PanelPlan {
   // with products (counted by the symbolic phase). Otherwise: the numeric
   // phase's bins.
   bool host_dense = false;
-  double host_word_ratio = 0;  // SpgemmOptions::Tuning::host_word_ratio
-  int host_flag_span = 0;      // SpgemmOptions::Tuning::host_flag_span
+  double host_word_ratio = 0;            // SpgemmOptions::Tuning::host_word_ratio
+  int host_flag_span = 0;                // SpgemmOptions::Tuning::host_flag_span
+  std::uint64_t host_sort_products = 0;  // Tuning::host_sort_products, capped
   std::size_t rows_with_products = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
   RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
@@ -196,6 +198,11 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
             exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
+    plan.host_sort_products =
+        static_cast<std::int64_t>(B.num_cols) >= options.tuning.host_sort_columns
+            ? static_cast<std::uint64_t>(std::clamp(options.tuning.host_sort_products, 0,
+                                                    host_sort_products_max))
+            : 0;
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
