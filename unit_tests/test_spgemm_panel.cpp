@@ -142,9 +142,11 @@ bool takes_small_path(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
           max_row_products(a, b) <= static_cast<std::uint64_t>(o.tuning.small_table));
 }
 // The products beyond which the small path's hash rows spill (when they do).
-int spill_limit(const libra::SpgemmOptions& o) {
-  const int p = o.tuning.small_spill_products;
-  return p > 0 && p < o.tuning.small_table ? p : o.tuning.small_table;
+int spill_limit(const libra::SpgemmOptions& o, std::int64_t columns) {
+  if (o.tuning.small_spill_products <= 0) return o.tuning.small_table;
+  const auto p =
+      static_cast<int>(libra::impl::small_spill_beyond(o, (columns + 63) / 64));
+  return p < o.tuning.small_table ? p : o.tuning.small_table;
 }
 // Rows of A with more than `table` products (those a hash row leaves out).
 std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
@@ -290,7 +292,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           EXPECT_EQ(st.paths.small_by_column,
                     kind == libra::impl::SmallBitmap::by_column ? st.paths.small : 0u);
           EXPECT_EQ(st.paths.small_spill,
-                    spills ? rows_beyond(a, b, spill_limit(o)) : 0u);
+                    spills ? rows_beyond(a, b, spill_limit(o, b.cols)) : 0u);
           EXPECT_EQ(st.paths.small_fallback, 0u);
           EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
           continue;
@@ -570,7 +572,7 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   EXPECT_EQ(st.paths.small_spill, 0u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
   o.tuning.small_spill = true;
-  ASSERT_EQ(spill_limit(o), 64);
+  ASSERT_EQ(spill_limit(o, a.cols), 64);
   st = check_product<TypeParam>(a, a, o);
   EXPECT_EQ(st.paths.small, 300u);
   EXPECT_EQ(st.paths.small_spill, 2u);
@@ -666,15 +668,41 @@ TYPED_TEST(SpgemmPanel, SmallPathSpillsLongRows) {
       EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
     }
   }
-  // Rows within the table spill too beyond Tuning::small_spill_products.
+  // Rows within the table spill too beyond Tuning::small_spill_products (1
+  // over narrow's 15 words; wide's 188 words make it 23).
   for (const auto* b : {&narrow, &wide}) {
     auto o = small_path(64);
     o.tuning.small_bitmap = -1;
     o.tuning.small_spill_products = 1;
+    const int limit = spill_limit(o, b->cols);
+    EXPECT_EQ(limit, b == &narrow ? 1 : 23);
     const auto st = check_product<TypeParam>(a, *b, o);
     EXPECT_EQ(st.paths.small, 2000u);
-    EXPECT_EQ(st.paths.small_spill, rows_beyond(a, *b, 1));
-    EXPECT_GT(rows_beyond(a, *b, 1), rows_beyond(a, *b, 64));
+    EXPECT_EQ(st.paths.small_spill, rows_beyond(a, *b, limit));
+    if (b == &narrow) EXPECT_GT(rows_beyond(a, *b, 1), rows_beyond(a, *b, 64));
+  }
+  // Over a C of 40,000 columns (625 words) rows spill beyond 625 / 8 = 78
+  // products, not 64: a row of 70 products keeps its table.
+  std::vector<libra::ref::Triplet> x;
+  for (std::int64_t i = 0; i < 2000; ++i) x.emplace_back(i, (13 * i) % 1500, 1.0);
+  for (std::int64_t j = 0; j < 35; ++j) x.emplace_back(11, j * 40, 1.0 + j);
+  const auto a70 = libra::ref::from_triplets(2000, 1500, x);
+  std::vector<libra::ref::Triplet> y;
+  for (std::int64_t k = 0; k < 1500; ++k) {
+    y.emplace_back(k, (k * 31) % 40000, 0.5);
+    y.emplace_back(k, (k * 31 + 20000) % 40000, 0.25);
+  }
+  const auto b40k = libra::ref::from_triplets(1500, 40000, y);
+  {
+    auto o = small_path(512);
+    o.tuning.small_bitmap = -1;
+    ASSERT_TRUE(attempts_small_path<TypeParam>(a70, b40k, o));
+    ASSERT_TRUE(small_path_spills<TypeParam>(a70, b40k, o));
+    ASSERT_EQ(spill_limit(o, b40k.cols), 78);
+    ASSERT_EQ(rows_beyond(a70, b40k, 64), 1u);
+    const auto st = check_product<TypeParam>(a70, b40k, o);
+    EXPECT_EQ(st.paths.small, 2000u);
+    EXPECT_EQ(st.paths.small_spill, 0u);
   }
   // Every row with products spills (8 rows of 800 products; the others empty).
   std::vector<libra::ref::Triplet> w;

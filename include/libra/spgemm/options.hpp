@@ -94,10 +94,11 @@ struct SpgemmOptions {
     std::int64_t small_nnz = 1 << 17;
     int small_table = 512;
     bool small_spill = true;
-    // When they spill, rows with more than this many products spill even
-    // within the table: a team per row flattens them and needs no sort, where
-    // a thread group steps through the row's nonzeros and sorts a table twice
-    // the row's length (0: only rows beyond the table). Measured on the H100
+    // When they spill, rows with more than this many products (or an eighth
+    // of C's 64-column words, when more) spill even within the table: a team
+    // per row flattens them and needs no sort, where a thread group steps
+    // through the row's nonzeros and sorts a table twice the row's length (0:
+    // only rows beyond the table). Measured on the H100
     // (perf_tests/report/h100/small_spill.md): ca-GrQc 0.56 ms with spills
     // beyond the table, 0.39 ms beyond 64 products (cuSPARSE 0.42 ms).
     int small_spill_products = 64;

@@ -93,6 +93,15 @@ bool small_path_spills(const SmallPathSizes& z, const SpgemmOptions& options) {
                                                                 0) <= room;
 }
 
+// The products beyond which a hash row spills (before its table overflows):
+// Tuning::small_spill_products, or an eighth of C's column words when more (a
+// spilled row's team clears and scans all of them, twice).
+inline std::uint64_t small_spill_beyond(const SpgemmOptions& options,
+                                        std::int64_t words) {
+  return static_cast<std::uint64_t>(
+      std::max<std::int64_t>(options.tuning.small_spill_products, words / 8));
+}
+
 // Whether a one-shot product takes the small path: GPU-style kernels (host
 // spaces with dense accumulators have no launch costs to save), and either a
 // small A whose rows likely fit the tables (the average row of A times the
@@ -261,8 +270,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   } else {
     Count count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally, spill, left};
     if (spilling && options.tuning.small_spill_products > 0) {
-      count.fit_products =
-          static_cast<std::uint64_t>(options.tuning.small_spill_products);
+      count.fit_products = small_spill_beyond(options, words);
     }
     launch_hash("libra::spgemm::small::count", count, true);
   }
