@@ -258,16 +258,26 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           o.sort_columns = sorted;
           o.tuning.host_sort_products = few;
           o.tuning.host_sort_columns = 0;
+          o.tuning.host_sort_average = 0;
           const auto st = check_product<T>(a, b, o, calls);
           EXPECT_EQ(st.paths.host_dense, rows);
           EXPECT_EQ(st.paths.host_sorted, rows - rows_beyond(a, b, few));
         }
       }
     }
-    // Off below host_sort_columns.
+    // Off below host_sort_columns, and for rows averaging more products than
+    // host_sort_average.
     auto o = panel();
+    o.tuning.host_sort_average = 0;
     o.tuning.host_sort_columns = b.cols + 1;
     EXPECT_EQ(check_product<T>(a, b, o).paths.host_sorted, 0u);
+    o.tuning.host_sort_columns = 0;
+    o.tuning.host_sort_average = 1e-9;
+    const auto st = check_product<T>(a, b, o);
+    EXPECT_EQ(st.paths.host_sorted, 0u);
+    o.tuning.host_sort_average = 1e9;
+    EXPECT_EQ(check_product<T>(a, b, o).paths.host_sorted,
+              rows - rows_beyond(a, b, o.tuning.host_sort_products));
   }
   // The small path on every space, with bitmap rows where C is narrow enough
   // and with hash tables: taken (rows too long for the tables spilling to

@@ -75,12 +75,15 @@ struct SpgemmOptions {
     // Host dense accumulators make rows with at most host_sort_products
     // products (at most 64; 0: none) by sorting them on the stack instead
     // (impl/acc_host_dense.hpp), when C has at least host_sort_columns columns
-    // (a thread's dense array then outgrows the cache: 256 KiB of doubles).
-    // Measured on 2 host cores: luxembourg (114,599 columns, 4.5 products a
-    // row) 1.6x faster at 16; narrower products gained nothing, and 32 to 64
-    // made FEM matrices slower (the sort's steps grow as the square).
+    // (a thread's dense array then outgrows the cache: 256 KiB of doubles) and
+    // A's rows average at most host_sort_average products (0: any). Measured
+    // on 2 host cores: luxembourg (114,599 columns, 4.5 products a row) 1.3-1.6x
+    // faster at 16; p2p-Gnutella31 (62,586 columns, 8.6 a row) slower, narrower
+    // products gained nothing, and 32 to 64 made FEM matrices slower (the
+    // sort's steps grow as the square).
     int host_sort_products = 16;
     std::int64_t host_sort_columns = 32768;
+    double host_sort_average = 6;
     // One-shot products whose A has at most this many nonzeros, and whose
     // average row of A times average row of B is within a quarter of
     // small_table, first try the small path (impl/panel_small.hpp: three

@@ -198,11 +198,6 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
             exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
-    plan.host_sort_products =
-        static_cast<std::int64_t>(B.num_cols) >= options.tuning.host_sort_columns
-            ? static_cast<std::uint64_t>(std::clamp(options.tuning.host_sort_products, 0,
-                                                    host_sort_products_max))
-            : 0;
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
@@ -238,6 +233,19 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   }
   plan.total_products = total;
   st.products = total;
+  if constexpr (is_host_exec<Exec>) {
+    // Short rows sorted on the stack: over a wide C, when rows average few
+    // products (Tuning::host_sort_products, _columns, _average).
+    const auto& t = options.tuning;
+    const bool wide = static_cast<std::int64_t>(B.num_cols) >= t.host_sort_columns;
+    const bool short_rows =
+        t.host_sort_average <= 0 ||
+        static_cast<double>(total) <= t.host_sort_average * static_cast<double>(n);
+    plan.host_sort_products = plan.host_dense && wide && short_rows
+                                  ? static_cast<std::uint64_t>(std::clamp(
+                                        t.host_sort_products, 0, host_sort_products_max))
+                                  : 0;
+  }
   st.flops = 2 * total;
   const double per_entry =
       A.nnz() > 0 ? static_cast<double>(total) / static_cast<double>(A.nnz()) : 1.0;
