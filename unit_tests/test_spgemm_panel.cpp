@@ -87,14 +87,18 @@ libra::SpgemmOptions small_path(int table = 512) {
   return o;
 }
 
+// Products of row i of A*B (the length of its row of C before merging).
+std::uint64_t row_products(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                           std::int64_t i) {
+  std::uint64_t p = 0;
+  for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+    p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
+  return p;
+}
+
 std::uint64_t max_row_products(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   std::uint64_t most = 0;
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    std::uint64_t p = 0;
-    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
-      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
-    most = std::max(most, p);
-  }
+  for (std::int64_t i = 0; i < a.rows; ++i) most = std::max(most, row_products(a, b, i));
   return most;
 }
 
@@ -152,12 +156,8 @@ int spill_limit(const libra::SpgemmOptions& o, std::int64_t columns) {
 std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
                           int table) {
   std::uint64_t n = 0;
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    std::uint64_t p = 0;
-    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
-      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
-    n += p > static_cast<std::uint64_t>(table);
-  }
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    n += row_products(a, b, i) > static_cast<std::uint64_t>(table);
   return n;
 }
 
@@ -211,12 +211,7 @@ libra::SpgemmStats check_product(const libra::ref::Matrix& a0,
 std::uint64_t rows_with_products(const libra::ref::Matrix& a,
                                  const libra::ref::Matrix& b) {
   std::uint64_t n = 0;
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    std::uint64_t p = 0;
-    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
-      p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
-    n += p > 0;
-  }
+  for (std::int64_t i = 0; i < a.rows; ++i) n += row_products(a, b, i) > 0;
   return n;
 }
 
@@ -475,12 +470,8 @@ TYPED_TEST(SpgemmPanel, GroupsSpreadLongRowsOfA) {
                                                       ? spill_limit(o, a.cols)
                                                       : o.tuning.small_table);
     std::uint64_t long_rows = 0;
-    for (std::int64_t i = 0; i < a.rows; ++i) {
-      std::uint64_t p = 0;
-      for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
-        p += a.ptr[a.col[e] + 1] - a.ptr[a.col[e]];
-      long_rows += a.ptr[i + 1] - a.ptr[i] >= 3 && p <= limit;
-    }
+    for (std::int64_t i = 0; i < a.rows; ++i)
+      long_rows += a.ptr[i + 1] - a.ptr[i] >= 3 && row_products(a, a, i) <= limit;
     EXPECT_GT(long_rows, 0u);
     EXPECT_EQ(st.paths.thread_groups_spread, entries > 0 && gpu ? long_rows : 0u);
   }
@@ -779,10 +770,7 @@ std::uint64_t dense_panel_rows(const libra::ref::Matrix& a, const libra::ref::Ma
   for (std::int64_t r0 = 0; r0 < a.rows; r0 += rows) {
     const std::int64_t r1 = std::min(a.rows, r0 + rows);
     std::uint64_t p = 0;
-    for (std::int64_t i = r0; i < r1; ++i) {
-      for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
-        p += b.ptr[a.col[e] + 1] - b.ptr[a.col[e]];
-    }
+    for (std::int64_t i = r0; i < r1; ++i) p += row_products(a, b, i);
     if (p >= least && p > 0) n += static_cast<std::uint64_t>(r1 - r0);
   }
   return n;
