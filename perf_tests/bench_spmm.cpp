@@ -12,7 +12,11 @@
 // ...", never as a time. GFLOP/s = 2 nnz(A) K / time. peak_MB: device memory the
 // checked call allocated through Kokkos (Libra's panel bounds and carries; Y and X
 // are the caller's), or cuSPARSE's work buffer. LIBRA_BENCH_SPMM_ITEMS sets
-// SpmmOptions::tuning.panel_items (a sweep; default: Libra's).
+// SpmmOptions::tuning.panel_items, LIBRA_BENCH_SPMM_BLOCK its column_block and
+// LIBRA_BENCH_SPMM_LANES its vector_lanes (sweeps; default: Libra's).
+// LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
+// LIBRA_BENCH_TIMELINE=1 the host timeline of one call (launches, fences,
+// allocations).
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -27,8 +31,10 @@
 #include <vector>
 
 #include "env_knob.hpp"
+#include "event_timeline.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
+#include "kernel_timer.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/spmm/spmm.hpp"
 #include "matrices.hpp"
@@ -165,6 +171,8 @@ class LibraRunner : public Runner {
   LibraRunner(const Matrix& A, const Operands& o, bool staged) : A_(A), o_(o) {
     if (staged) options_.tuning.staging = SpmmStaging::on;
     options_.tuning.panel_items = static_cast<int>(env_number("LIBRA_BENCH_SPMM_ITEMS"));
+    options_.tuning.column_block = static_cast<int>(env_number("LIBRA_BENCH_SPMM_BLOCK"));
+    options_.tuning.vector_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMM_LANES"));
   }
   void multiply() override {
     if (o_.right) {
@@ -271,8 +279,31 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, int K, Algori
     Exec().fence();
     const std::uint64_t measured = meter.stop();
     current_case.peak_bytes = current_case.runner->own_peak_bytes().value_or(measured);
-    if (const auto why = check_y(p, current_case.operands); !why.empty())
+    if (const auto why = check_y(p, current_case.operands); !why.empty()) {
       current_case.error = "wrong: " + why;
+      return;
+    }
+    if (std::getenv("LIBRA_BENCH_KERNEL_TIMES")) {
+      Exec().fence();
+      KernelTimer::start();
+      Kokkos::Timer wall;
+      current_case.runner->multiply();
+      Exec().fence();
+      const double seconds = wall.seconds();
+      KernelTimer::stop();
+      KernelTimer::print(name, seconds);
+    }
+    if (std::getenv("LIBRA_BENCH_TIMELINE")) {
+      for (int warm = 0; warm < 3; ++warm) current_case.runner->multiply();
+      Exec().fence();
+      EventTimeline::start();
+      Kokkos::Timer wall;
+      current_case.runner->multiply();
+      Exec().fence();
+      const double seconds = wall.seconds();
+      EventTimeline::stop();
+      EventTimeline::print(name, seconds);
+    }
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }

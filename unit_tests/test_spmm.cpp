@@ -219,6 +219,89 @@ TEST(Spmm, DenseColumnStagingOnAndOff) {
                               SpmmPath::team_panels);
 }
 
+SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0) {
+  SpmmOptions o = team_kernel(SpmmStaging::off, panel_items);
+  o.tuning.column_block = block;
+  o.tuning.vector_lanes = lanes;
+  return o;
+}
+
+// Blocks of columns the chunk kernel should run: lanes a power of two up to the
+// block's width (and the space's and the option's limit), up to 4 sums a lane.
+std::uint64_t expected_blocks(int K, int block, int lanes_limit) {
+  const int want = std::max(1, std::min(K, block));
+  int lanes = 1;
+  while (lanes < want && lanes < lanes_limit) lanes *= 2;
+  const int width = lanes * std::min(4, (want + lanes - 1) / lanes);
+  return static_cast<std::uint64_t>((K + width - 1) / width);
+}
+
+TEST(Spmm, ChunkKernelColumnBlocks) {
+  // Y's columns in blocks of 1 up to all of them, each block a pass of the
+  // league over every chunk; rows cut by chunks (16 items) and beta != 0.
+  const auto a = libra::ref::random(260, 150, 7, 17);
+  const int space_lanes = libra::LaunchTraits<Exec>::vector_lanes;
+  for (int K : {1, 3, 8, 33, 200}) {
+    for (int block : {1, 2, 3, 5, 8, 16, 64, 1000}) {
+      const auto st = check<double, Right, Right>(
+          a, K, 2, -1, column_blocks(block, 0, 16), SpmmPath::team_panels);
+      EXPECT_EQ(st.column_blocks, expected_blocks(K, block, space_lanes))
+          << "K " << K << ", block " << block;
+      EXPECT_GT(st.carries, 0u);
+      check<float, Left, Right>(a, K, 1, 0, column_blocks(block), SpmmPath::team_panels);
+    }
+    // Fewer lanes than the block's width: each lane sums up to 4 columns.
+    const auto st = check<double, Left, Left>(a, K, 1, 0.5, column_blocks(16, 4),
+                                              SpmmPath::team_panels);
+    EXPECT_EQ(st.column_blocks, expected_blocks(K, 16, std::min(4, space_lanes)));
+  }
+  // The default: one block up to 4 sums a lane, so K = 200 takes 2 on a GPU.
+  const auto st = check<double, Right, Right>(a, 200, 1, 0, team_kernel(SpmmStaging::off),
+                                              SpmmPath::team_panels);
+  EXPECT_EQ(st.column_blocks, libra::LaunchTraits<Exec>::is_gpu ? 2u : 50u);
+}
+
+// Allocations and fences seen by Kokkos Tools during one call.
+std::vector<std::string>* seen_events = nullptr;
+void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,
+                       std::uint64_t) {
+  if (seen_events) seen_events->push_back(std::string("allocation ") + label);
+}
+void record_fence(const char* name, std::uint32_t, std::uint64_t*) {
+  if (seen_events) seen_events->push_back(std::string("fence ") + name);
+}
+
+TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
+  // No temporaries and no synchronisation: a caller's loop of products queues
+  // on the execution space instance (the staged kernel still allocates).
+  const auto a = libra::ref::random(400, 300, 9, 18);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  Kokkos::View<double**, Right, Device> X("X", a.cols, 32), Y("Y", a.rows, 32);
+  Kokkos::deep_copy(X, 0.5);
+  Kokkos::fence();
+  for (double beta : {0.0, 1.0, 2.0}) {
+    std::vector<std::string> seen;
+    seen_events = &seen;
+    Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
+    Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
+    libra::spmm(Exec(), A, X, Y, 1.0, beta, team_kernel(SpmmStaging::off, 16));
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
+    seen_events = nullptr;
+    Kokkos::fence();
+    for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
+  }
+  // The callbacks do see what the staged kernel allocates.
+  std::vector<std::string> seen;
+  seen_events = &seen;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
+  libra::spmm(Exec(), A, X, Y, 1.0, 0.0, team_kernel(SpmmStaging::on, 256));
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  seen_events = nullptr;
+  Kokkos::fence();
+  EXPECT_FALSE(seen.empty());
+}
+
 TEST(Spmm, KokkosCrsMatrixAndShapeErrors) {
   const auto a = libra::ref::random(30, 20, 4, 16);
   const auto A = libra::test::from_ref<double, int, int, Device>(a);

@@ -35,6 +35,10 @@ struct SpmmOptions {
     // Merge-path items (rows + nonzeros of A) per thread's chunk, or with
     // staging per panel (0: Libra's choice).
     int panel_items = 0;
+    // The chunk kernel: columns of Y per block (the league runs block by block;
+    // 0: Libra's choice), and vector lanes per thread at most (0: a warp on GPUs).
+    int column_block = 0;
+    int vector_lanes = 0;
   } tuning;
 };
 
@@ -42,6 +46,7 @@ struct SpmmStats {
   SpmmPath path = SpmmPath::none;
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
+  std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
   // Chunks or panels whose range ends inside a row (that row is shared: every
   // one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;

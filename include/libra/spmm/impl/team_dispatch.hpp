@@ -1,6 +1,7 @@
 #pragma once
-// Sizes and launches the GPU kernel of team_panels.hpp (also runnable on host
-// spaces, one thread per team, for tests).
+// Sizes and launches the GPU kernels: thread_chunks.hpp's, and with staging
+// team_panels.hpp's (both also runnable on host spaces, one thread per team,
+// for tests).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +29,56 @@ struct SpmmShape {
   }
 };
 
+// The chunk kernel (thread_chunks.hpp): no temporaries, two launches at most.
+template <class Exec, class AType, class XView, class YView>
+void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
+                        typename YView::non_const_value_type alpha,
+                        typename YView::non_const_value_type beta,
+                        const SpmmOptions& options, SpmmStats& stats, bool want_stats) {
+  using S = typename YView::non_const_value_type;
+  using LT = LaunchTraits<Exec>;
+  const int K = static_cast<int>(Y.extent(1));
+  const std::int64_t rows = A.num_rows;
+  const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
+  const int block = options.tuning.column_block > 0
+                        ? options.tuning.column_block
+                        : spmm_column_block(A.num_cols, K, sizeof(S));
+  const int max_lanes = options.tuning.vector_lanes > 0
+                            ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
+                            : LT::vector_lanes;
+  const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
+                             LT::is_gpu);
+  stats.path = SpmmPath::team_panels;
+  stats.panels = static_cast<std::uint64_t>(shape.chunks);
+  stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
+  if (shape.chunks == 0) return;
+  if (shape.chunks > 1 && (beta != S(1) || want_stats)) {
+    using Cut = SpmmCutRows<typename AType::row_map_type, YView>;
+    const Cut cut{A.row_map, rows, nnz, shape.items, Y, beta, beta != S(1)};
+    const auto policy =
+        light_launch(Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+            exec, 1, shape.chunks));
+    if (want_stats) {
+      std::uint64_t inside = 0;
+      Kokkos::parallel_reduce("libra::spmm::cut_rows", policy, cut, inside);
+      stats.carries = inside;
+    } else {
+      Kokkos::parallel_for("libra::spmm::cut_rows", policy, cut);
+    }
+  }
+  using Kernel = SpmmThreadChunks<Exec, AType, XView, YView>;
+  const Kernel kernel{A.row_map, A.col_idx, A.values, X,   Y,
+                      alpha,     beta,      rows,     nnz, shape};
+  const std::int64_t league = shape.teams * shape.blocks;
+  if (league > std::numeric_limits<int>::max())
+    throw OverflowError("spmm: " + std::to_string(league) +
+                        " teams exceed a launch's league (int)");
+  Kokkos::parallel_for("libra::spmm::thread_chunks",
+                       light_launch(Kokkos::TeamPolicy<Exec>(
+                           exec, static_cast<int>(league), shape.threads, shape.lanes)),
+                       kernel);
+}
+
 template <class Exec, class AType, class XView, class YView>
 void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                       typename YView::non_const_value_type alpha,
@@ -44,10 +95,10 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
 
   // Staging: the rows of X a panel can hold in its scratch.
   bool stage = options.tuning.staging == SpmmStaging::on;  // automatic: off (README)
-  // Merge-path items a staged panel (a team) or a thread's chunk holds.
-  std::int64_t items = options.tuning.panel_items > 0 ? options.tuning.panel_items
-                       : stage ? std::max<std::int64_t>(32 * shape.threads, 512)
-                               : spmm_chunk_items;
+  // Merge-path items a staged panel (a team) holds.
+  std::int64_t items = options.tuning.panel_items > 0
+                           ? options.tuning.panel_items
+                           : std::max<std::int64_t>(32 * shape.threads, 512);
   const int scratch = options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes
                                                        : LT::scratch_bytes();
   int capacity = 0;
@@ -65,10 +116,14 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     capacity = static_cast<int>(std::min<std::int64_t>(capacity, items / 2));
     if (capacity < 1) stage = false;  // K too large for even one row of X
   }
+  if (!stage) {
+    spmm_thread_chunks(exec, A, X, Y, alpha, beta, options, stats, want_stats);
+    return;
+  }
   const std::int64_t total = rows + nnz;
   const std::int64_t panels = (total + items - 1) / items;
   stats.panels = static_cast<std::uint64_t>(panels);
-  stats.path = stage ? SpmmPath::team_staged : SpmmPath::team_panels;
+  stats.path = SpmmPath::team_staged;
   if (panels == 0) return;
 
   // Temporaries from Libra's block cache: no cudaMalloc per call (the release
@@ -90,45 +145,33 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
   }
   const int league = static_cast<int>(panels);
 
-  if (stage) {
-    const auto dense = temps.template view2<O>("libra::spmm::dense_columns",
-                                               static_cast<std::size_t>(panels),
-                                               static_cast<std::size_t>(capacity));
-    const auto dense_count = temps.template view<int>("libra::spmm::dense_count",
-                                                      static_cast<std::size_t>(panels));
-    Kokkos::View<atomic_u64[2], mem> counters("libra::spmm::stage_counters");
-    using Plan = SpmmStagePlan<Exec, AType>;
-    Kokkos::parallel_for(
-        "libra::spmm::stage_plan",
-        light_launch(
-            Kokkos::TeamPolicy<Exec>(exec, league, LT::team_threads(128), 1)
-                .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity)))),
-        Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
-             std::numeric_limits<O>::max()});
-    using Kernel = SpmmStagedPanels<Exec, AType, XView, YView>;
-    Kernel kernel{A.row_map, A.col_idx, A.values, X,     Y,           alpha,
-                  beta,      rows,      bounds,   dense, dense_count, capacity};
-    Kokkos::parallel_for(
-        "libra::spmm::team_staged",
-        light_launch(Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
-                         .set_scratch_size(
-                             0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K)))),
-        kernel);
-    if (want_stats) {
-      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
-      stats.staged_rows = h(0);
-      stats.staged_reads = h(1);
-    }
-  } else {
-    // Panels here are the threads' chunks: a team takes shape.threads of them.
-    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView>;
-    const Kernel kernel{A.row_map, A.col_idx, A.values, X,           Y,     alpha,
-                        beta,      rows,      panels,   shape.lanes, bounds};
-    const int teams = static_cast<int>((panels + shape.threads - 1) / shape.threads);
-    Kokkos::parallel_for(
-        "libra::spmm::thread_chunks",
-        light_launch(Kokkos::TeamPolicy<Exec>(exec, teams, shape.threads, shape.lanes)),
-        kernel);
+  const auto dense = temps.template view2<O>("libra::spmm::dense_columns",
+                                             static_cast<std::size_t>(panels),
+                                             static_cast<std::size_t>(capacity));
+  const auto dense_count = temps.template view<int>("libra::spmm::dense_count",
+                                                    static_cast<std::size_t>(panels));
+  Kokkos::View<atomic_u64[2], mem> counters("libra::spmm::stage_counters");
+  using Plan = SpmmStagePlan<Exec, AType>;
+  Kokkos::parallel_for(
+      "libra::spmm::stage_plan",
+      light_launch(
+          Kokkos::TeamPolicy<Exec>(exec, league, LT::team_threads(128), 1)
+              .set_scratch_size(0, Kokkos::PerTeam(Plan::scratch_bytes(key_capacity)))),
+      Plan{A.col_idx, bounds, dense, dense_count, counters, key_capacity, capacity,
+           std::numeric_limits<O>::max()});
+  using Kernel = SpmmStagedPanels<Exec, AType, XView, YView>;
+  Kernel kernel{A.row_map, A.col_idx, A.values, X,     Y,           alpha,
+                beta,      rows,      bounds,   dense, dense_count, capacity};
+  Kokkos::parallel_for(
+      "libra::spmm::team_staged",
+      light_launch(
+          Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
+              .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K)))),
+      kernel);
+  if (want_stats) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
+    stats.staged_rows = h(0);
+    stats.staged_reads = h(1);
   }
 }
 

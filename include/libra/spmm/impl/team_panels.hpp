@@ -31,10 +31,32 @@ template <class Exec>
 using PanelBounds = Kokkos::View<std::int64_t**, Kokkos::LayoutRight,
                                  typename Exec::memory_space>;  // panels + 1 x 2
 
-// Boundary t of the panels, or of thread_chunks.hpp's chunks, at diagonal
-// t * items of the merge path: (first row, first nonzero); the first boundary
-// strictly inside a row applies beta to that row. The reduction counts the
-// boundaries inside rows: the panels that end inside a row.
+// The boundary at diagonal d of pieces `items` long lies at (i, j). True when it
+// is strictly inside row i (j > row_map(i)): the pieces on both sides share the
+// row. The first such boundary of a row (the previous one, at d - items, is
+// not inside it) applies beta to the row when `scale` is set, so that every
+// piece can then add its share with atomics.
+template <class RowMap, class YView>
+KOKKOS_INLINE_FUNCTION bool spmm_cut_row(const RowMap& row_map, std::int64_t rows,
+                                         std::int64_t items, std::int64_t d,
+                                         std::int64_t i, std::int64_t j, const YView& Y,
+                                         typename YView::non_const_value_type beta,
+                                         bool scale) {
+  using S = typename YView::non_const_value_type;
+  if (i >= rows) return false;
+  // Row i begins at diagonal i + row_map(i).
+  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+  if (j <= begin) return false;
+  if (scale && d - items <= i + begin) {
+    const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
+    for (std::int64_t k = 0; k < K; ++k) Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k);
+  }
+  return true;
+}
+
+// Boundary t of the staged panels at diagonal t * items of the merge path:
+// (first row, first nonzero), beta applied to the rows they cut. The reduction
+// counts the boundaries inside rows: the panels that end inside a row.
 template <class Exec, class RowMap, class YView>
 struct SpmmPanelBounds {
   using S = typename YView::non_const_value_type;
@@ -51,16 +73,7 @@ struct SpmmPanelBounds {
     merge_path_search(row_map, rows, nnz, d, i, j);
     bounds(t, 0) = i;
     bounds(t, 1) = j;
-    if (i >= rows) return;
-    // Row i begins at diagonal i + row_map(i). A boundary strictly inside it
-    // (j > row_map(i)) whose previous boundary is not is the first.
-    const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-    if (j <= begin) return;
-    ++inside;
-    if (d - items <= i + begin) {
-      const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
-      for (std::int64_t k = 0; k < K; ++k) Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k);
-    }
+    if (spmm_cut_row(row_map, rows, items, d, i, j, Y, beta, true)) ++inside;
   }
   KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
     std::uint64_t unused = 0;

@@ -1,25 +1,94 @@
 #pragma once
 // SpMM on GPUs without staging: the merge path of A's row ends and nonzeros is
-// cut into chunks of `items` steps, one per thread (its vector lanes across the
-// K columns), so a hub row is shared by many threads instead of holding one
+// cut into chunks of `items` steps, one per thread (its vector lanes across
+// columns of Y), so a hub row is shared by many threads instead of holding one
 // thread of a team while the others idle (a team per panel with a thread per
 // row took 0.19 ms on Wiki-Vote, K = 8, on an H100, against cuSPARSE's 0.03).
-//  1. SpmmPanelBounds (team_panels.hpp) finds every chunk boundary's
-//     coordinates; the first boundary strictly inside a row applies beta to it.
-//  2. Each thread walks its chunk: rows that start and end in it are written
-//     with a plain store (Y = beta Y + alpha sum); rows cut by a boundary get
-//     alpha times the chunk's share with atomics.
-// Each lane keeps up to `chunk_columns` sums; wider K repeats the walk per
-// block of lanes x chunk_columns columns.
+//  1. SpmmCutRows (beta != 1): every boundary strictly inside a row is found,
+//     and the first of each row applies beta to it.
+//  2. SpmmThreadChunks: each thread finds its chunk's ends itself (a search at
+//     its diagonal, and a short one from there to the next chunk's), so the
+//     call needs no temporaries: no allocation, no fence, the caller's
+//     execution space instance stays asynchronous. Rows that start and end in
+//     the chunk are written with a plain store (Y = beta Y + alpha sum); rows
+//     cut by a boundary get alpha times the chunk's share with atomics.
+// Columns: Y's K columns are cut into blocks `width` wide (lanes x up to
+// `chunk_columns` sums per lane) and the league runs block by block, so while
+// one block computes, the slab of X it reads (cols(A) x width) is what the
+// caches hold rather than all of X.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 
+#include "libra/algorithms/merge_path.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
 
 namespace libra::impl {
 
 inline constexpr int chunk_columns = 4;               // sums per vector lane
 inline constexpr std::int64_t spmm_chunk_items = 16;  // merge-path steps per thread
+
+// How the chunk kernel covers A and Y: `chunks` chunks of `items` steps,
+// `threads` chunks per team, `lanes` vector lanes per thread, and K cut into
+// `blocks` blocks of `width` columns (lanes x sums per lane).
+struct SpmmChunkShape {
+  std::int64_t items = spmm_chunk_items;
+  std::int64_t chunks = 0;
+  int threads = 1;
+  int lanes = 1;
+  int width = 1;
+  int blocks = 0;
+  std::int64_t teams = 0;  // per block of columns
+
+  // block: columns per block asked for (0: up to max_lanes x chunk_columns);
+  // lanes from the block's width, up to max_lanes; 256 GPU threads a team (one
+  // on host spaces).
+  SpmmChunkShape(std::int64_t rows, std::int64_t nnz, int K, std::int64_t chunk_items,
+                 int block, int max_lanes, bool gpu) {
+    items = chunk_items > 0 ? chunk_items : spmm_chunk_items;
+    chunks = (rows + nnz + items - 1) / items;
+    const int want = std::max(1, std::min(K, block > 0 ? block : K));
+    lanes = 1;
+    while (lanes < want && lanes < max_lanes) lanes *= 2;
+    const int per_lane = std::min(chunk_columns, (want + lanes - 1) / lanes);
+    width = lanes * per_lane;
+    blocks = K > 0 ? (K + width - 1) / width : 0;
+    threads = gpu ? std::max(1, 256 / lanes) : 1;
+    teams = (chunks + threads - 1) / threads;
+  }
+};
+
+// Columns per block of the chunk kernel for an X of `cols` rows, K columns of
+// `bytes` each: 0 (as wide as the lanes allow) until measured otherwise.
+inline int spmm_column_block(std::int64_t cols, int K, std::size_t bytes) {
+  (void)cols;
+  (void)K;
+  (void)bytes;
+  return 0;
+}
+
+// Applies beta to every row that chunk boundaries cut (at its first boundary),
+// and counts the boundaries inside rows.
+template <class RowMap, class YView>
+struct SpmmCutRows {
+  using S = typename YView::non_const_value_type;
+  using value_type = std::uint64_t;
+  RowMap row_map;
+  std::int64_t rows, nnz, items;
+  YView Y;
+  S beta;
+  bool scale;  // beta != 1
+  KOKKOS_FUNCTION void operator()(const std::int64_t t, std::uint64_t& inside) const {
+    const std::int64_t d = t * items;  // 0 < t < chunks: inside the path
+    std::int64_t i = 0, j = 0;
+    merge_path_search(row_map, rows, nnz, d, i, j);
+    if (spmm_cut_row(row_map, rows, items, d, i, j, Y, beta, scale)) ++inside;
+  }
+  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    std::uint64_t unused = 0;
+    (*this)(t, unused);
+  }
+};
 
 template <class Exec, class AType, class XView, class YView>
 struct SpmmThreadChunks {
@@ -31,62 +100,87 @@ struct SpmmThreadChunks {
   XView X;
   YView Y;
   S alpha, beta;
-  std::int64_t rows, chunks;
-  int lanes;
-  PanelBounds<Exec> bounds;  // chunks + 1 (SpmmPanelBounds with items per chunk)
+  std::int64_t rows, nnz;
+  SpmmChunkShape shape;
 
-  // Row i's sums for this lane's columns k0 + r * lanes: a plain store when the
-  // chunk holds the whole row, else an atomic add of the share.
+  // Row i's sums for this lane's columns k0 + r * lanes below kend: a plain
+  // store when the chunk holds the whole row, else an atomic add of the share.
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, bool cut, const S* sum, int k0,
-                                    int K) const {
+                                    int kend) const {
     for (int r = 0; r < chunk_columns; ++r) {
-      const int k = k0 + r * lanes;
-      if (k >= K) break;
+      const int k = k0 + r * shape.lanes;
+      if (k >= kend) break;
       spmm_write(Y, i, k, alpha, beta, sum[r], cut);
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void add(std::int64_t p_begin, std::int64_t p_end, S* sum,
-                                  int k0, int K) const {
-    for (std::int64_t p = p_begin; p < p_end; ++p) {
+  // sum[r] += A(i, p) X(col(p), k0 + r * lanes) over p in [p, end), in order
+  // of p; four nonzeros at a time so that their rows of X load together.
+  KOKKOS_INLINE_FUNCTION void add(std::int64_t p, std::int64_t end, S* sum, int k0,
+                                  int kend) const {
+    const int lanes = shape.lanes;
+    for (; p + 4 <= end; p += 4) {
+      const auto c0 = col_idx(p), c1 = col_idx(p + 1), c2 = col_idx(p + 2),
+                 c3 = col_idx(p + 3);
+      const S v0 = values(p), v1 = values(p + 1), v2 = values(p + 2), v3 = values(p + 3);
+      for (int r = 0; r < chunk_columns; ++r) {
+        const int k = k0 + r * lanes;
+        if (k < kend) {
+          S s = sum[r];
+          s += v0 * X(c0, k);
+          s += v1 * X(c1, k);
+          s += v2 * X(c2, k);
+          s += v3 * X(c3, k);
+          sum[r] = s;
+        }
+      }
+    }
+    for (; p < end; ++p) {
       const auto c = col_idx(p);
       const S v = values(p);
       for (int r = 0; r < chunk_columns; ++r) {
         const int k = k0 + r * lanes;
-        if (k < K) sum[r] += v * X(c, k);
+        if (k < kend) sum[r] += v * X(c, k);
       }
     }
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     const int K = static_cast<int>(Y.extent(1));
-    const std::int64_t first =
-        static_cast<std::int64_t>(team.league_rank()) * team.team_size();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](int t) {
+    const std::int64_t block = team.league_rank() / shape.teams;
+    const std::int64_t first = (team.league_rank() - block * shape.teams) * shape.threads;
+    const int kb = static_cast<int>(block) * shape.width;
+    const int kend = kb + shape.width < K ? kb + shape.width : K;
+    const std::int64_t total = rows + nnz;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, shape.threads), [&](int t) {
       const std::int64_t c = first + t;
-      if (c >= chunks) return;
-      const std::int64_t i0 = bounds(c, 0), j0 = bounds(c, 1);
-      const std::int64_t i1 = bounds(c + 1, 0), j1 = bounds(c + 1, 1);
+      if (c >= shape.chunks) return;
+      const std::int64_t d0 = c * shape.items;
+      const std::int64_t d1 = d0 + shape.items < total ? d0 + shape.items : total;
+      std::int64_t i0 = 0, j0 = 0, i1 = 0, j1 = 0;
+      merge_path_search(row_map, rows, nnz, d0, i0, j0);
+      // Row i1 is at most d1 - d0 rows on, and at least d1 - nnz.
+      const std::int64_t lo = d1 - nnz > i0 ? d1 - nnz : i0;
+      const std::int64_t hi = i0 + (d1 - d0) < rows ? i0 + (d1 - d0) : rows;
+      merge_path_search_between(row_map, lo, hi, d1, i1, j1);
       const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
-      for (int kb = 0; kb < K; kb += lanes * chunk_columns) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int lane) {
-          const int k0 = kb + lane;
-          S sum[chunk_columns];
-          std::int64_t j = j0;
-          for (std::int64_t i = i0; i < i1; ++i) {
-            for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
-            const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
-            add(j, end, sum, k0, K);
-            write(i, i == i0 && first_cut, sum, k0, K);
-            j = end;
-          }
-          if (j < j1) {  // row i1 goes on past the chunk: its share
-            for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
-            add(j, j1, sum, k0, K);
-            write(i1, true, sum, k0, K);
-          }
-        });
-      }
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
+        const int k0 = kb + lane;
+        S sum[chunk_columns];
+        std::int64_t j = j0;
+        for (std::int64_t i = i0; i < i1; ++i) {
+          for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
+          const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
+          add(j, end, sum, k0, kend);
+          write(i, i == i0 && first_cut, sum, k0, kend);
+          j = end;
+        }
+        if (j < j1) {  // row i1 goes on past the chunk: its share
+          for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
+          add(j, j1, sum, k0, kend);
+          write(i1, true, sum, k0, kend);
+        }
+      });
     });
   }
 };
