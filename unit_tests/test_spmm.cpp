@@ -48,6 +48,7 @@ SpmmOptions team_kernel(SpmmStaging staging, int panel_items = 0, int scratch = 
   o.tuning.staging = staging;
   o.tuning.panel_items = panel_items;
   o.tuning.scratch_bytes = scratch;
+  o.tuning.count_in_stats = true;
   return o;
 }
 
@@ -227,12 +228,12 @@ SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0) {
 }
 
 // Blocks of columns the chunk kernel should run: lanes a power of two up to the
-// block's width (and the space's and the option's limit), up to 4 sums a lane.
+// block's width (and the space's and the option's limit), up to 8 sums a lane.
 std::uint64_t expected_blocks(int K, int block, int lanes_limit) {
   const int want = std::max(1, std::min(K, block));
   int lanes = 1;
   while (lanes < want && lanes < lanes_limit) lanes *= 2;
-  const int width = lanes * std::min(4, (want + lanes - 1) / lanes);
+  const int width = lanes * std::min(8, (want + lanes - 1) / lanes);
   return static_cast<std::uint64_t>((K + width - 1) / width);
 }
 
@@ -250,15 +251,20 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
       EXPECT_GT(st.carries, 0u);
       check<float, Left, Right>(a, K, 1, 0, column_blocks(block), SpmmPath::team_panels);
     }
-    // Fewer lanes than the block's width: each lane sums up to 4 columns.
+    // Fewer lanes than the block's width: each lane sums up to 8 columns (a
+    // kernel keeping 4 sums a lane up to 4, another keeping 8 beyond).
     const auto st = check<double, Left, Left>(a, K, 1, 0.5, column_blocks(16, 4),
                                               SpmmPath::team_panels);
     EXPECT_EQ(st.column_blocks, expected_blocks(K, 16, std::min(4, space_lanes)));
+    const auto eight = check<double, Right, Left>(a, K, 2, 0, column_blocks(32, 4),
+                                                  SpmmPath::team_panels);
+    EXPECT_EQ(eight.column_blocks, expected_blocks(K, 32, std::min(4, space_lanes)));
   }
-  // The default: one block up to 4 sums a lane, so K = 200 takes 2 on a GPU.
+  // The default: one block of up to 8 sums a lane, so K = 200 takes one on a
+  // GPU (32 lanes x 7 sums), 25 on a host space (one lane).
   const auto st = check<double, Right, Right>(a, 200, 1, 0, team_kernel(SpmmStaging::off),
                                               SpmmPath::team_panels);
-  EXPECT_EQ(st.column_blocks, libra::LaunchTraits<Exec>::is_gpu ? 2u : 50u);
+  EXPECT_EQ(st.column_blocks, libra::LaunchTraits<Exec>::is_gpu ? 1u : 25u);
 }
 
 // Allocations and fences seen by Kokkos Tools during one call.
@@ -284,12 +290,19 @@ TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
     seen_events = &seen;
     Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
     Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
-    libra::spmm(Exec(), A, X, Y, 1.0, beta, team_kernel(SpmmStaging::off, 16));
+    SpmmOptions o = team_kernel(SpmmStaging::off, 16);
+    o.tuning.count_in_stats = false;
+    libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
+    SpmmStats stats;  // stats without counts: no synchronisation either
+    libra::spmm(Exec(), A, X, Y, 1.0, beta, o, &stats);
     Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
     Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
     seen_events = nullptr;
     Kokkos::fence();
     for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
+    EXPECT_STREQ(libra::to_string(stats.path), "team_panels");
+    EXPECT_GT(stats.panels, 1u);
+    EXPECT_EQ(stats.carries, 0u);  // not counted
   }
   // The callbacks do see what the staged kernel allocates.
   std::vector<std::string> seen;

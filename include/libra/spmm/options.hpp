@@ -39,6 +39,9 @@ struct SpmmOptions {
     // 0: Libra's choice), and vector lanes per thread at most (0: a warp on GPUs).
     int column_block = 0;
     int vector_lanes = 0;
+    // SpmmStats also counts carries and staged rows: a reduction read back,
+    // which waits for the device (off: the GPU kernels run asynchronously).
+    bool count_in_stats = false;
   } tuning;
 };
 
@@ -47,11 +50,12 @@ struct SpmmStats {
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
   std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
-  // Chunks or panels whose range ends inside a row (that row is shared: every
-  // one holding some of it adds its share with atomics).
+  // With tuning.count_in_stats: chunks or panels whose range ends inside a row (that row
+  // is shared: every one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;
-  // Staging: rows of X loaded into scratch (summed over panels), and nonzeros
-  // of A that read their row of X from scratch instead of global memory.
+  // With tuning.count_in_stats, staging: rows of X loaded into scratch (summed over
+  // panels), and nonzeros of A that read their row of X from scratch instead of global
+  // memory.
   std::uint64_t staged_rows = 0;
   std::uint64_t staged_reads = 0;
 };

@@ -95,10 +95,12 @@ void spmm(const Exec& exec, const Csr<S, O, Off, D>& A, const XView& X, const YV
     impl::spmm_scale(exec, Y, beta);
   } else {
     st.flops = 2 * static_cast<std::uint64_t>(A.nnz()) * K;
+    // Counting carries and staged rows reads a result back: a synchronisation.
+    const bool counts = stats != nullptr && options.tuning.count_in_stats;
     if constexpr (LaunchTraits<Exec>::is_gpu) {
-      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, stats != nullptr);
+      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, counts);
     } else if (options.tuning.host_team_kernel) {  // tests: the GPU kernel on the host
-      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, stats != nullptr);
+      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, counts);
     } else {
       st.path = SpmmPath::host_rows;
       impl::spmm_host_rows(exec, A, x, Y, alpha, beta);

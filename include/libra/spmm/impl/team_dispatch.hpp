@@ -34,15 +34,13 @@ template <class Exec, class AType, class XView, class YView>
 void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                         typename YView::non_const_value_type alpha,
                         typename YView::non_const_value_type beta,
-                        const SpmmOptions& options, SpmmStats& stats, bool want_stats) {
+                        const SpmmOptions& options, SpmmStats& stats, bool want_counts) {
   using S = typename YView::non_const_value_type;
   using LT = LaunchTraits<Exec>;
   const int K = static_cast<int>(Y.extent(1));
   const std::int64_t rows = A.num_rows;
   const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
-  const int block = options.tuning.column_block > 0
-                        ? options.tuning.column_block
-                        : spmm_column_block(A.num_cols, K, sizeof(S));
+  const int block = options.tuning.column_block;  // 0: as wide as the lanes allow
   const int max_lanes = options.tuning.vector_lanes > 0
                             ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
                             : LT::vector_lanes;
@@ -52,13 +50,13 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
   if (shape.chunks == 0) return;
-  if (shape.chunks > 1 && (beta != S(1) || want_stats)) {
+  if (shape.chunks > 1 && (beta != S(1) || want_counts)) {
     using Cut = SpmmCutRows<typename AType::row_map_type, YView>;
     const Cut cut{A.row_map, rows, nnz, shape.items, Y, beta, beta != S(1)};
     const auto policy =
         light_launch(Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
             exec, 1, shape.chunks));
-    if (want_stats) {
+    if (want_counts) {
       std::uint64_t inside = 0;
       Kokkos::parallel_reduce("libra::spmm::cut_rows", policy, cut, inside);
       stats.carries = inside;
@@ -66,24 +64,30 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
       Kokkos::parallel_for("libra::spmm::cut_rows", policy, cut);
     }
   }
-  using Kernel = SpmmThreadChunks<Exec, AType, XView, YView>;
-  const Kernel kernel{A.row_map, A.col_idx, A.values, X,   Y,
-                      alpha,     beta,      rows,     nnz, shape};
   const std::int64_t league = shape.teams * shape.blocks;
   if (league > std::numeric_limits<int>::max())
     throw OverflowError("spmm: " + std::to_string(league) +
                         " teams exceed a launch's league (int)");
-  Kokkos::parallel_for("libra::spmm::thread_chunks",
-                       light_launch(Kokkos::TeamPolicy<Exec>(
-                           exec, static_cast<int>(league), shape.threads, shape.lanes)),
-                       kernel);
+  const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
+      exec, static_cast<int>(league), shape.threads, shape.lanes));
+  if (shape.sums <= 4) {
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, 4>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+  } else {
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, chunk_columns>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+  }
 }
 
 template <class Exec, class AType, class XView, class YView>
 void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                       typename YView::non_const_value_type alpha,
                       typename YView::non_const_value_type beta,
-                      const SpmmOptions& options, SpmmStats& stats, bool want_stats) {
+                      const SpmmOptions& options, SpmmStats& stats, bool want_counts) {
   using S = typename YView::non_const_value_type;
   using O = typename AType::ordinal_type;
   using mem = typename Exec::memory_space;
@@ -117,7 +121,7 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     if (capacity < 1) stage = false;  // K too large for even one row of X
   }
   if (!stage) {
-    spmm_thread_chunks(exec, A, X, Y, alpha, beta, options, stats, want_stats);
+    spmm_thread_chunks(exec, A, X, Y, alpha, beta, options, stats, want_counts);
     return;
   }
   const std::int64_t total = rows + nnz;
@@ -136,7 +140,7 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
   const Bounds find_bounds{A.row_map, rows, nnz, items, bounds, Y, beta};
   const auto bounds_policy = light_launch(
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, panels + 1));
-  if (want_stats) {
+  if (want_counts) {
     std::uint64_t inside = 0;
     Kokkos::parallel_reduce("libra::spmm::panels", bounds_policy, find_bounds, inside);
     stats.carries = inside;
@@ -168,7 +172,7 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
           Kokkos::TeamPolicy<Exec>(exec, league, shape.threads, shape.lanes)
               .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(capacity, K)))),
       kernel);
-  if (want_stats) {
+  if (want_counts) {
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counters);
     stats.staged_rows = h(0);
     stats.staged_reads = h(1);

@@ -12,10 +12,11 @@
 //     execution space instance stays asynchronous. Rows that start and end in
 //     the chunk are written with a plain store (Y = beta Y + alpha sum); rows
 //     cut by a boundary get alpha times the chunk's share with atomics.
-// Columns: Y's K columns are cut into blocks `width` wide (lanes x up to
-// `chunk_columns` sums per lane) and the league runs block by block, so while
-// one block computes, the slab of X it reads (cols(A) x width) is what the
-// caches hold rather than all of X.
+// Columns: each lane keeps up to 8 sums (a column every `lanes` columns), so a
+// thread covers `width` = lanes x sums columns; wider K runs the league once per
+// block of `width` columns, block by block. Narrower blocks than that (tuning
+// column_block) were measured slower on an H100: each block reads A again, and
+// X's slab staying in L2 did not make up for it (README "SpMM").
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +26,7 @@
 
 namespace libra::impl {
 
-inline constexpr int chunk_columns = 4;               // sums per vector lane
+inline constexpr int chunk_columns = 8;               // sums per vector lane, at most
 inline constexpr std::int64_t spmm_chunk_items = 16;  // merge-path steps per thread
 
 // How the chunk kernel covers A and Y: `chunks` chunks of `items` steps,
@@ -36,6 +37,7 @@ struct SpmmChunkShape {
   std::int64_t chunks = 0;
   int threads = 1;
   int lanes = 1;
+  int sums = 1;  // per lane
   int width = 1;
   int blocks = 0;
   std::int64_t teams = 0;  // per block of columns
@@ -50,22 +52,13 @@ struct SpmmChunkShape {
     const int want = std::max(1, std::min(K, block > 0 ? block : K));
     lanes = 1;
     while (lanes < want && lanes < max_lanes) lanes *= 2;
-    const int per_lane = std::min(chunk_columns, (want + lanes - 1) / lanes);
-    width = lanes * per_lane;
+    sums = std::min(chunk_columns, (want + lanes - 1) / lanes);
+    width = lanes * sums;
     blocks = K > 0 ? (K + width - 1) / width : 0;
     threads = gpu ? std::max(1, 256 / lanes) : 1;
     teams = (chunks + threads - 1) / threads;
   }
 };
-
-// Columns per block of the chunk kernel for an X of `cols` rows, K columns of
-// `bytes` each: 0 (as wide as the lanes allow) until measured otherwise.
-inline int spmm_column_block(std::int64_t cols, int K, std::size_t bytes) {
-  (void)cols;
-  (void)K;
-  (void)bytes;
-  return 0;
-}
 
 // Applies beta to every row that chunk boundaries cut (at its first boundary),
 // and counts the boundaries inside rows.
@@ -90,7 +83,9 @@ struct SpmmCutRows {
   }
 };
 
-template <class Exec, class AType, class XView, class YView>
+// Sums: the most sums a lane keeps (4 or 8; shape.sums <= Sums), so that the
+// common widths do not pay 8 registers' worth of sums and loads.
+template <class Exec, class AType, class XView, class YView, int Sums>
 struct SpmmThreadChunks {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using S = typename YView::non_const_value_type;
@@ -107,7 +102,7 @@ struct SpmmThreadChunks {
   // store when the chunk holds the whole row, else an atomic add of the share.
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, bool cut, const S* sum, int k0,
                                     int kend) const {
-    for (int r = 0; r < chunk_columns; ++r) {
+    for (int r = 0; r < Sums; ++r) {
       const int k = k0 + r * shape.lanes;
       if (k >= kend) break;
       spmm_write(Y, i, k, alpha, beta, sum[r], cut);
@@ -123,7 +118,7 @@ struct SpmmThreadChunks {
       const auto c0 = col_idx(p), c1 = col_idx(p + 1), c2 = col_idx(p + 2),
                  c3 = col_idx(p + 3);
       const S v0 = values(p), v1 = values(p + 1), v2 = values(p + 2), v3 = values(p + 3);
-      for (int r = 0; r < chunk_columns; ++r) {
+      for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * lanes;
         if (k < kend) {
           S s = sum[r];
@@ -138,7 +133,7 @@ struct SpmmThreadChunks {
     for (; p < end; ++p) {
       const auto c = col_idx(p);
       const S v = values(p);
-      for (int r = 0; r < chunk_columns; ++r) {
+      for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * lanes;
         if (k < kend) sum[r] += v * X(c, k);
       }
@@ -166,17 +161,17 @@ struct SpmmThreadChunks {
       const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
         const int k0 = kb + lane;
-        S sum[chunk_columns];
+        S sum[Sums];
         std::int64_t j = j0;
         for (std::int64_t i = i0; i < i1; ++i) {
-          for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
+          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
           const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
           add(j, end, sum, k0, kend);
           write(i, i == i0 && first_cut, sum, k0, kend);
           j = end;
         }
         if (j < j1) {  // row i1 goes on past the chunk: its share
-          for (int r = 0; r < chunk_columns; ++r) sum[r] = S(0);
+          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
           add(j, j1, sum, k0, kend);
           write(i1, true, sum, k0, kend);
         }
