@@ -185,6 +185,16 @@ TEST(Spmm, SingleVeryLongRow) {
         a, K, 2, -1, team_kernel(SpmmStaging::off, 64), SpmmPath::team_panels);
     EXPECT_GT(st.carries, 100u);
     EXPECT_GT(st.panels, st.carries);
+    EXPECT_TRUE(st.entries_staged);
+    // A's entries from global memory, and staged with scratch for 2 threads a team.
+    auto global = team_kernel(SpmmStaging::off, 64);
+    global.tuning.entry_staging = SpmmStaging::off;
+    const auto g =
+        check<double, Right, Right>(a, K, 2, -1, global, SpmmPath::team_panels);
+    EXPECT_FALSE(g.entries_staged);
+    auto narrow = team_kernel(SpmmStaging::off, 64, 2 * (64 * 12 + 40) + 64);
+    const auto n = check<double, Left, Right>(a, K, 1, 0, narrow, SpmmPath::team_panels);
+    EXPECT_TRUE(n.entries_staged);
     check<double, Left, Right>(a, K, 1, 0, team_kernel(SpmmStaging::on, 64),
                                SpmmPath::team_staged);
   }
@@ -220,10 +230,12 @@ TEST(Spmm, DenseColumnStagingOnAndOff) {
                               SpmmPath::team_panels);
 }
 
-SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0) {
+SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0,
+                          SpmmStaging entries = SpmmStaging::automatic) {
   SpmmOptions o = team_kernel(SpmmStaging::off, panel_items);
   o.tuning.column_block = block;
   o.tuning.vector_lanes = lanes;
+  o.tuning.entry_staging = entries;
   return o;
 }
 
@@ -267,6 +279,25 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
   EXPECT_EQ(st.column_blocks, libra::LaunchTraits<Exec>::is_gpu ? 1u : 25u);
 }
 
+TEST(Spmm, ChunkLengthFollowsSizeAndK) {
+  // Merge-path steps (rows + nonzeros) per chunk when the caller sets none: 16
+  // below 2^16 steps; wide K 32 below 2^18, 64 beyond; K <= 8 32 beyond 2^20.
+  struct Case {
+    std::int64_t rows;
+    int K;
+    std::int64_t items;
+  };
+  for (const Case& c : {Case{300, 8, 16}, Case{300, 32, 16}, Case{20000, 8, 16},
+                        Case{20000, 32, 32}, Case{60000, 128, 64}, Case{200000, 8, 32}}) {
+    const auto a = libra::ref::random(c.rows, 500, 6, 19);
+    const std::int64_t steps = a.rows + a.nnz();
+    const auto st = check<double, Right, Right>(
+        a, c.K, 1, 0, team_kernel(SpmmStaging::off), SpmmPath::team_panels);
+    EXPECT_EQ(st.panels, static_cast<std::uint64_t>((steps + c.items - 1) / c.items))
+        << c.rows << " rows (" << steps << " steps), K " << c.K;
+  }
+}
+
 // Allocations and fences seen by Kokkos Tools during one call.
 std::vector<std::string>* seen_events = nullptr;
 void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,
@@ -295,6 +326,8 @@ TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
     SpmmStats stats;  // stats without counts: no synchronisation either
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o, &stats);
+    o.tuning.entry_staging = SpmmStaging::off;  // A's entries from global memory
+    libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
     Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
     Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
     seen_events = nullptr;
