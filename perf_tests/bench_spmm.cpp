@@ -13,8 +13,7 @@
 // checked call allocated through Kokkos (Libra's panel bounds and carries; Y and X
 // are the caller's), or cuSPARSE's work buffer. LIBRA_BENCH_SPMM_ITEMS sets
 // SpmmOptions::tuning.panel_items, LIBRA_BENCH_SPMM_BLOCK its column_block and
-// LIBRA_BENCH_SPMM_LANES its vector_lanes, LIBRA_BENCH_SPMM_ENTRIES its
-// entry_staging (1: off, 2: on) (sweeps; default: Libra's).
+// LIBRA_BENCH_SPMM_LANES its vector_lanes (sweeps; default: Libra's).
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (launches, fences,
 // allocations).
@@ -174,8 +173,6 @@ class LibraRunner : public Runner {
     options_.tuning.panel_items = static_cast<int>(env_number("LIBRA_BENCH_SPMM_ITEMS"));
     options_.tuning.column_block = static_cast<int>(env_number("LIBRA_BENCH_SPMM_BLOCK"));
     options_.tuning.vector_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMM_LANES"));
-    if (const long long e = env_number("LIBRA_BENCH_SPMM_ENTRIES"))  // 1: off, 2: on
-      options_.tuning.entry_staging = e == 1 ? SpmmStaging::off : SpmmStaging::on;
   }
   void multiply() override {
     if (o_.right) {

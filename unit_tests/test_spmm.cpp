@@ -185,16 +185,6 @@ TEST(Spmm, SingleVeryLongRow) {
         a, K, 2, -1, team_kernel(SpmmStaging::off, 64), SpmmPath::team_panels);
     EXPECT_GT(st.carries, 100u);
     EXPECT_GT(st.panels, st.carries);
-    EXPECT_TRUE(st.entries_staged);
-    // A's entries from global memory, and staged with scratch for 2 threads a team.
-    auto global = team_kernel(SpmmStaging::off, 64);
-    global.tuning.entry_staging = SpmmStaging::off;
-    const auto g =
-        check<double, Right, Right>(a, K, 2, -1, global, SpmmPath::team_panels);
-    EXPECT_FALSE(g.entries_staged);
-    auto narrow = team_kernel(SpmmStaging::off, 64, 2 * (64 * 12 + 40) + 64);
-    const auto n = check<double, Left, Right>(a, K, 1, 0, narrow, SpmmPath::team_panels);
-    EXPECT_TRUE(n.entries_staged);
     check<double, Left, Right>(a, K, 1, 0, team_kernel(SpmmStaging::on, 64),
                                SpmmPath::team_staged);
   }
@@ -230,12 +220,10 @@ TEST(Spmm, DenseColumnStagingOnAndOff) {
                               SpmmPath::team_panels);
 }
 
-SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0,
-                          SpmmStaging entries = SpmmStaging::automatic) {
+SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0) {
   SpmmOptions o = team_kernel(SpmmStaging::off, panel_items);
   o.tuning.column_block = block;
   o.tuning.vector_lanes = lanes;
-  o.tuning.entry_staging = entries;
   return o;
 }
 
@@ -326,8 +314,6 @@ TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
     SpmmStats stats;  // stats without counts: no synchronisation either
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o, &stats);
-    o.tuning.entry_staging = SpmmStaging::off;  // A's entries from global memory
-    libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
     Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
     Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
     seen_events = nullptr;

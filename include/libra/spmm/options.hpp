@@ -39,9 +39,6 @@ struct SpmmOptions {
     // 0: Libra's choice), and vector lanes per thread at most (0: a warp on GPUs).
     int column_block = 0;
     int vector_lanes = 0;
-    // The chunk kernel copies each thread's nonzeros of A to team scratch
-    // before walking them (automatic: on; see README "SpMM").
-    SpmmStaging entry_staging = SpmmStaging::automatic;
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).
     bool count_in_stats = false;
@@ -53,7 +50,6 @@ struct SpmmStats {
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
   std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
-  bool entries_staged = false;      // the chunk kernel read A's entries from scratch
   // With tuning.count_in_stats: chunks or panels whose range ends inside a row (that row
   // is shared: every one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;

@@ -44,21 +44,8 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   const int max_lanes = options.tuning.vector_lanes > 0
                             ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
                             : LT::vector_lanes;
-  SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
-                       LT::is_gpu);
-  // Each thread's nonzeros copied to team scratch first (one coalesced load for
-  // `lanes` of them), as many threads a team as the scratch holds.
-  const bool stage = options.tuning.entry_staging != SpmmStaging::off;
-  if (stage) {
-    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, 4>;
-    SpmmChunkShape one = shape;
-    one.limit_threads(1);
-    const std::size_t per_thread = Kernel::scratch_bytes(one);
-    const int budget = options.tuning.scratch_bytes > 0 ? options.tuning.scratch_bytes
-                                                        : LT::scratch_bytes();
-    shape.limit_threads(static_cast<int>(static_cast<std::size_t>(budget) / per_thread));
-  }
-  stats.entries_staged = stage;
+  const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
+                             LT::is_gpu);
   stats.path = SpmmPath::team_panels;
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
@@ -81,20 +68,18 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   if (league > std::numeric_limits<int>::max())
     throw OverflowError("spmm: " + std::to_string(league) +
                         " teams exceed a launch's league (int)");
-  const auto launch = [&](auto kernel) {
-    using Kernel = decltype(kernel);
-    Kokkos::TeamPolicy<Exec> policy(exec, static_cast<int>(league), shape.threads,
-                                    shape.lanes);
-    if (kernel.stage)
-      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
-    Kokkos::parallel_for("libra::spmm::thread_chunks", light_launch(policy), kernel);
-  };
+  const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
+      exec, static_cast<int>(league), shape.threads, shape.lanes));
   if (shape.sums <= 4) {
-    launch(SpmmThreadChunks<Exec, AType, XView, YView, 4>{
-        A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, stage});
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, 4>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
   } else {
-    launch(SpmmThreadChunks<Exec, AType, XView, YView, chunk_columns>{
-        A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, stage});
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, chunk_columns>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
   }
 }
 

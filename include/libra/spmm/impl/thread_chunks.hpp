@@ -69,11 +69,6 @@ struct SpmmChunkShape {
     threads = gpu ? std::max(1, 256 / lanes) : 1;
     teams = (chunks + threads - 1) / threads;
   }
-  // At most `most` threads a team (staging's scratch), at least one.
-  void limit_threads(int most) {
-    threads = std::max(1, std::min(threads, most));
-    teams = (chunks + threads - 1) / threads;
-  }
 };
 
 // Applies beta to every row that chunk boundaries cut (at its first boundary),
@@ -99,40 +94,12 @@ struct SpmmCutRows {
   }
 };
 
-// Where a thread reads its chunk's nonzeros: A itself (every lane of the
-// thread loading the same column index and value), or the team scratch the
-// thread's lanes first copied them to, one coalesced load for `lanes` nonzeros.
-template <class ColIdx, class Values>
-struct SpmmGlobalEntries {
-  ColIdx col_idx;
-  Values values;
-  KOKKOS_INLINE_FUNCTION auto col(std::int64_t p) const { return col_idx(p); }
-  KOKKOS_INLINE_FUNCTION auto value(std::int64_t p) const { return values(p); }
-};
-template <class Cols, class Vals>
-struct SpmmStagedEntries {
-  Cols cols;  // threads x items, this thread's row from offset j0
-  Vals vals;
-  int t;
-  std::int64_t j0;
-  KOKKOS_INLINE_FUNCTION auto col(std::int64_t p) const { return cols(t, p - j0); }
-  KOKKOS_INLINE_FUNCTION auto value(std::int64_t p) const { return vals(t, p - j0); }
-};
-
 // Sums: the most sums a lane keeps (4 or 8; shape.sums <= Sums), so that the
 // common widths do not pay 8 registers' worth of sums and loads.
 template <class Exec, class AType, class XView, class YView, int Sums>
 struct SpmmThreadChunks {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using S = typename YView::non_const_value_type;
-  using O = typename AType::ordinal_type;
-  using scratch = typename Exec::scratch_memory_space;
-  using bounds_scratch =
-      Kokkos::View<std::int64_t**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
-  using cols_scratch =
-      Kokkos::View<O**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
-  using vals_scratch =
-      Kokkos::View<S**, Kokkos::LayoutRight, scratch, Kokkos::MemoryUnmanaged>;
   typename AType::row_map_type row_map;
   typename AType::index_type col_idx;
   typename AType::values_type values;
@@ -141,15 +108,6 @@ struct SpmmThreadChunks {
   S alpha, beta;
   std::int64_t rows, nnz;
   SpmmChunkShape shape;
-  bool stage;  // the chunk's nonzeros copied to team scratch first
-
-  // Team scratch with staging: each thread's chunk ends (i0, j0, i1, j1, first
-  // row cut) and its nonzeros.
-  static std::size_t scratch_bytes(const SpmmChunkShape& shape) {
-    return bounds_scratch::shmem_size(shape.threads, 5) +
-           cols_scratch::shmem_size(shape.threads, shape.items) +
-           vals_scratch::shmem_size(shape.threads, shape.items);
-  }
 
   // Row i's sums for this lane's columns k0 + r * lanes below kend: a plain
   // store when the chunk holds the whole row, else an atomic add of the share.
@@ -164,14 +122,13 @@ struct SpmmThreadChunks {
 
   // sum[r] += A(i, p) X(col(p), k0 + r * lanes) over p in [p, end), in order
   // of p; four nonzeros at a time so that their rows of X load together.
-  template <class Entries>
-  KOKKOS_INLINE_FUNCTION void add(const Entries& a, std::int64_t p, std::int64_t end,
-                                  S* sum, int k0, int kend) const {
+  KOKKOS_INLINE_FUNCTION void add(std::int64_t p, std::int64_t end, S* sum, int k0,
+                                  int kend) const {
     const int lanes = shape.lanes;
     for (; p + 4 <= end; p += 4) {
-      const auto c0 = a.col(p), c1 = a.col(p + 1), c2 = a.col(p + 2), c3 = a.col(p + 3);
-      const S v0 = a.value(p), v1 = a.value(p + 1), v2 = a.value(p + 2),
-              v3 = a.value(p + 3);
+      const auto c0 = col_idx(p), c1 = col_idx(p + 1), c2 = col_idx(p + 2),
+                 c3 = col_idx(p + 3);
+      const S v0 = values(p), v1 = values(p + 1), v2 = values(p + 2), v3 = values(p + 3);
       for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * lanes;
         if (k < kend) {
@@ -185,56 +142,13 @@ struct SpmmThreadChunks {
       }
     }
     for (; p < end; ++p) {
-      const auto c = a.col(p);
-      const S v = a.value(p);
+      const auto c = col_idx(p);
+      const S v = values(p);
       for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * lanes;
         if (k < kend) sum[r] += v * X(c, k);
       }
     }
-  }
-
-  // Chunk c's ends: rows i0..i1 and nonzeros j0..j1 of the merge path.
-  KOKKOS_INLINE_FUNCTION void find_chunk(std::int64_t c, std::int64_t& i0,
-                                         std::int64_t& j0, std::int64_t& i1,
-                                         std::int64_t& j1) const {
-    const std::int64_t total = rows + nnz;
-    if (c >= shape.chunks) {  // past the end: nothing to walk
-      i0 = i1 = rows;
-      j0 = j1 = nnz;
-      return;
-    }
-    const std::int64_t d0 = c * shape.items;
-    const std::int64_t d1 = d0 + shape.items < total ? d0 + shape.items : total;
-    merge_path_search(row_map, rows, nnz, d0, i0, j0);
-    // Row i1 is at most d1 - d0 rows on, and at least d1 - nnz.
-    const std::int64_t lo = d1 - nnz > i0 ? d1 - nnz : i0;
-    const std::int64_t hi = i0 + (d1 - d0) < rows ? i0 + (d1 - d0) : rows;
-    merge_path_search_between(row_map, lo, hi, d1, i1, j1);
-  }
-
-  // The thread's walk over its chunk, lanes across the block's columns.
-  template <class Entries>
-  KOKKOS_INLINE_FUNCTION void walk(const Member& team, const Entries& a, std::int64_t i0,
-                                   std::int64_t j0, std::int64_t i1, std::int64_t j1,
-                                   bool first_cut, int kb, int kend) const {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
-      const int k0 = kb + lane;
-      S sum[Sums];
-      std::int64_t j = j0;
-      for (std::int64_t i = i0; i < i1; ++i) {
-        for (int r = 0; r < Sums; ++r) sum[r] = S(0);
-        const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
-        add(a, j, end, sum, k0, kend);
-        write(i, i == i0 && first_cut, sum, k0, kend);
-        j = end;
-      }
-      if (j < j1) {  // row i1 goes on past the chunk: its share
-        for (int r = 0; r < Sums; ++r) sum[r] = S(0);
-        add(a, j, j1, sum, k0, kend);
-        write(i1, true, sum, k0, kend);
-      }
-    });
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
@@ -243,42 +157,36 @@ struct SpmmThreadChunks {
     const std::int64_t first = (team.league_rank() - block * shape.teams) * shape.threads;
     const int kb = static_cast<int>(block) * shape.width;
     const int kend = kb + shape.width < K ? kb + shape.width : K;
-    if (!stage) {
-      using Global =
-          SpmmGlobalEntries<typename AType::index_type, typename AType::values_type>;
-      const Global a{col_idx, values};
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, shape.threads), [&](int t) {
-        std::int64_t i0 = 0, j0 = 0, i1 = 0, j1 = 0;
-        find_chunk(first + t, i0, j0, i1, j1);
-        const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
-        walk(team, a, i0, j0, i1, j1, first_cut, kb, kend);
-      });
-      return;
-    }
-    const bounds_scratch bounds(team.team_scratch(0), shape.threads, 5);
-    const cols_scratch cols(team.team_scratch(0), shape.threads, shape.items);
-    const vals_scratch vals(team.team_scratch(0), shape.threads, shape.items);
+    const std::int64_t total = rows + nnz;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, shape.threads), [&](int t) {
+      const std::int64_t c = first + t;
+      if (c >= shape.chunks) return;
+      const std::int64_t d0 = c * shape.items;
+      const std::int64_t d1 = d0 + shape.items < total ? d0 + shape.items : total;
       std::int64_t i0 = 0, j0 = 0, i1 = 0, j1 = 0;
-      find_chunk(first + t, i0, j0, i1, j1);
-      Kokkos::single(Kokkos::PerThread(team), [&]() {
-        bounds(t, 0) = i0;
-        bounds(t, 1) = j0;
-        bounds(t, 2) = i1;
-        bounds(t, 3) = j1;
-        bounds(t, 4) = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
+      merge_path_search(row_map, rows, nnz, d0, i0, j0);
+      // Row i1 is at most d1 - d0 rows on, and at least d1 - nnz.
+      const std::int64_t lo = d1 - nnz > i0 ? d1 - nnz : i0;
+      const std::int64_t hi = i0 + (d1 - d0) < rows ? i0 + (d1 - d0) : rows;
+      merge_path_search_between(row_map, lo, hi, d1, i1, j1);
+      const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
+        const int k0 = kb + lane;
+        S sum[Sums];
+        std::int64_t j = j0;
+        for (std::int64_t i = i0; i < i1; ++i) {
+          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
+          const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
+          add(j, end, sum, k0, kend);
+          write(i, i == i0 && first_cut, sum, k0, kend);
+          j = end;
+        }
+        if (j < j1) {  // row i1 goes on past the chunk: its share
+          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
+          add(j, j1, sum, k0, kend);
+          write(i1, true, sum, k0, kend);
+        }
       });
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, j1 - j0), [&](std::int64_t q) {
-        cols(t, q) = col_idx(j0 + q);
-        vals(t, q) = values(j0 + q);
-      });
-    });
-    team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, shape.threads), [&](int t) {
-      using Staged = SpmmStagedEntries<cols_scratch, vals_scratch>;
-      const std::int64_t j0 = bounds(t, 1);
-      walk(team, Staged{cols, vals, t, j0}, bounds(t, 0), j0, bounds(t, 2), bounds(t, 3),
-           bounds(t, 4) != 0, kb, kend);
     });
   }
 };
