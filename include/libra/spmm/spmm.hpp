@@ -8,9 +8,10 @@
 // (A.num_rows x K) are rank-2 Kokkos Views, LayoutLeft or LayoutRight (each its
 // own), holding A's scalar type. beta == 0 overwrites Y (NaN or Inf in Y do not
 // survive); alpha == 0 only scales Y. Host spaces take a row per iteration
-// (impl/host_rows.hpp); GPUs a team per nnz-balanced panel with vector lanes
-// across the K columns (impl/team_panels.hpp), optionally staging the rows of X
-// that several nonzeros of a panel share in team scratch.
+// (impl/host_rows.hpp); GPUs a thread per equal merge-path chunk with vector
+// lanes across the K columns (impl/thread_chunks.hpp: no temporaries, no
+// synchronisation), or, when asked, a team per panel staging the rows of X that
+// several nonzeros of the panel share in team scratch (impl/team_panels.hpp).
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
