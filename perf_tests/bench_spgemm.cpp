@@ -45,10 +45,9 @@
 #include <string>
 #include <type_traits>
 
-#include "event_timeline.hpp"
+#include "call_profiles.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
-#include "kernel_timer.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/spgemm/spgemm.hpp"
 #include "libra/vendor/kokkos_kernels_spgemm.hpp"
@@ -440,33 +439,9 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a,
       return;
     }
     current_case.nnz_c = current_case.runner->nnz_c();
-    if (std::getenv("LIBRA_BENCH_KERNEL_TIMES")) {
-      current_case.runner->release();
-      Exec().fence();
-      KernelTimer::start();
-      Kokkos::Timer wall;
-      current_case.runner->multiply();
-      Exec().fence();
-      const double seconds = wall.seconds();
-      KernelTimer::stop();
-      KernelTimer::print(name, seconds);
-    }
-    if (std::getenv("LIBRA_BENCH_TIMELINE")) {
-      for (int warm = 0; warm < 3; ++warm) {  // blocks cached, code paths warm
-        current_case.runner->release();
-        current_case.runner->multiply();
-        Exec().fence();
-      }
-      current_case.runner->release();
-      Exec().fence();
-      EventTimeline::start();
-      Kokkos::Timer wall;
-      current_case.runner->multiply();
-      Exec().fence();
-      const double seconds = wall.seconds();
-      EventTimeline::stop();
-      EventTimeline::print(name, seconds);
-    }
+    print_call_profiles(
+        name, [&] { current_case.runner->release(); },
+        [&] { current_case.runner->multiply(); });
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }

@@ -30,11 +30,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "call_profiles.hpp"
 #include "env_knob.hpp"
-#include "event_timeline.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
-#include "kernel_timer.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/spmm/spmm.hpp"
 #include "matrices.hpp"
@@ -283,27 +282,8 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, int K, Algori
       current_case.error = "wrong: " + why;
       return;
     }
-    if (std::getenv("LIBRA_BENCH_KERNEL_TIMES")) {
-      Exec().fence();
-      KernelTimer::start();
-      Kokkos::Timer wall;
-      current_case.runner->multiply();
-      Exec().fence();
-      const double seconds = wall.seconds();
-      KernelTimer::stop();
-      KernelTimer::print(name, seconds);
-    }
-    if (std::getenv("LIBRA_BENCH_TIMELINE")) {
-      for (int warm = 0; warm < 3; ++warm) current_case.runner->multiply();
-      Exec().fence();
-      EventTimeline::start();
-      Kokkos::Timer wall;
-      current_case.runner->multiply();
-      Exec().fence();
-      const double seconds = wall.seconds();
-      EventTimeline::stop();
-      EventTimeline::print(name, seconds);
-    }
+    print_call_profiles(
+        name, [] {}, [&] { current_case.runner->multiply(); });
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }

@@ -20,7 +20,8 @@
 // on the shared folder, R-MAT graphs and bands (default rmat:16-22:16, band:20000000:7,
 // band:5000000:27 on GPUs). LIBRA_BENCH_SPMV_ITEMS and LIBRA_BENCH_SPMV_THREADS set
 // libra_csr's items per thread and tile threads (tuning sweeps; default: Libra's);
-// LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr. Each
+// LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
+// LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
 // |a * x|); a wrong result is reported as "wrong: ...", never as a time. GB/s is
 // CSR's least traffic (values, column indices, row offsets, x read, y written) over
@@ -40,10 +41,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "call_profiles.hpp"
 #include "env_knob.hpp"
 #include "harness.hpp"
 #include "host_check.hpp"
-#include "kernel_timer.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/format/kokkos_interop.hpp"
 #include "libra/format/partial.hpp"
@@ -323,16 +324,9 @@ void prepare_case(const std::string& name, const MatrixSpec& spec, Algorithm a) 
     } else if (const auto why = check_y(p); !why.empty()) {
       current_case.error = "wrong: " + why;
     }
-    if (current_case.error.empty() && std::getenv("LIBRA_BENCH_KERNEL_TIMES")) {
-      Exec().fence();
-      KernelTimer::start();
-      Kokkos::Timer wall;
-      current_case.multiply();
-      Exec().fence();
-      const double seconds = wall.seconds();
-      KernelTimer::stop();
-      KernelTimer::print(name, seconds);
-    }
+    if (current_case.error.empty())
+      print_call_profiles(
+          name, [] {}, [&] { current_case.multiply(); });
   } catch (const std::exception& e) {
     current_case.error = classify_exception(e);
   }
