@@ -286,6 +286,32 @@ TEST(Spmm, ChunkLengthFollowsSizeAndK) {
   }
 }
 
+TEST(Spmm, LayoutLeftXCopiedRowMajor) {
+  // The team kernels take a row-major copy of a LayoutLeft X (GPUs by default
+  // when K >= 2; forced here on every space), and the result is the same.
+  const auto a = libra::ref::random(300, 170, 6, 20);
+  for (int K : {1, 3, 8, 33, 128}) {
+    for (SpmmStaging copy : {SpmmStaging::on, SpmmStaging::off}) {
+      SpmmOptions o = team_kernel(SpmmStaging::off, 16);
+      o.tuning.row_major_x = copy;
+      const auto left = check<double, Left, Left>(a, K, 2, -1, o, SpmmPath::team_panels);
+      EXPECT_EQ(left.x_row_major_copy, copy == SpmmStaging::on) << "K " << K;
+      check<float, Left, Right>(a, K, 1, 0, o, SpmmPath::team_panels);
+      // A row-major X is never copied.
+      const auto right = check<double, Right, Left>(a, K, 1, 0, o, SpmmPath::team_panels);
+      EXPECT_FALSE(right.x_row_major_copy);
+    }
+    // The default: on GPUs from K = 2; host spaces never (their own kernel reads
+    // either layout, and automatic leaves the GPU kernel on a host uncopied).
+    const bool gpu_copies = libra::LaunchTraits<Exec>::is_gpu && K >= 2;
+    const auto st = check<double, Left, Right>(a, K, 1, 0, team_kernel(SpmmStaging::off),
+                                               SpmmPath::team_panels);
+    EXPECT_EQ(st.x_row_major_copy, gpu_copies);
+    const auto d = check<double, Left, Left>(a, K, 1, 0);
+    EXPECT_EQ(d.x_row_major_copy, gpu_copies);
+  }
+}
+
 // Allocations and fences seen by Kokkos Tools during one call.
 std::vector<std::string>* seen_events = nullptr;
 void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,

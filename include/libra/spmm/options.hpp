@@ -39,6 +39,10 @@ struct SpmmOptions {
     // 0: Libra's choice), and vector lanes per thread at most (0: a warp on GPUs).
     int column_block = 0;
     int vector_lanes = 0;
+    // A LayoutLeft X is first copied row-major for the team kernels (a
+    // temporary of X's size, and a fence when it is given back). automatic:
+    // on GPUs when K >= 2 (README "SpMM").
+    SpmmStaging row_major_x = SpmmStaging::automatic;
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).
     bool count_in_stats = false;
@@ -50,6 +54,7 @@ struct SpmmStats {
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
   std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
+  bool x_row_major_copy = false;    // a LayoutLeft X was copied row-major first
   // With tuning.count_in_stats: chunks or panels whose range ends inside a row (that row
   // is shared: every one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;

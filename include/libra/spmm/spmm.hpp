@@ -99,9 +99,9 @@ void spmm(const Exec& exec, const Csr<S, O, Off, D>& A, const XView& X, const YV
     // Counting carries and staged rows reads a result back: a synchronisation.
     const bool counts = stats != nullptr && options.tuning.count_in_stats;
     if constexpr (LaunchTraits<Exec>::is_gpu) {
-      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, counts);
-    } else if (options.tuning.host_team_kernel) {  // tests: the GPU kernel on the host
-      impl::spmm_team_panels(exec, A, x, Y, alpha, beta, options, st, counts);
+      impl::spmm_team_kernels(exec, A, x, Y, alpha, beta, options, st, counts);
+    } else if (options.tuning.host_team_kernel) {  // tests: the GPU kernels on the host
+      impl::spmm_team_kernels(exec, A, x, Y, alpha, beta, options, st, counts);
     } else {
       st.path = SpmmPath::host_rows;
       impl::spmm_host_rows(exec, A, x, Y, alpha, beta);

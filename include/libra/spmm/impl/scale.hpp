@@ -30,4 +30,27 @@ void spmm_scale(const Exec& exec, const YView& Y,
                        SpmmScale<YView>{Y, beta});
 }
 
+// A row-major copy of X: the GPU kernel's lanes run across X's columns, and a
+// column-major X would have them read 8 bytes a row apart.
+template <class XView, class RowMajor>
+struct SpmmRowMajorCopy {
+  XView X;
+  RowMajor R;
+  KOKKOS_FUNCTION void operator()(const std::int64_t i, const std::int64_t k) const {
+    R(i, k) = X(i, k);
+  }
+};
+
+template <class Exec, class XView, class RowMajor>
+void spmm_row_major_copy(const Exec& exec, const XView& X, const RowMajor& R) {
+  if (X.extent(0) == 0 || X.extent(1) == 0) return;
+  using Policy =
+      Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("libra::spmm::row_major_x",
+                       Policy(exec, {0, 0},
+                              {static_cast<std::int64_t>(X.extent(0)),
+                               static_cast<std::int64_t>(X.extent(1))}),
+                       SpmmRowMajorCopy<XView, RowMajor>{X, R});
+}
+
 }  // namespace libra::impl

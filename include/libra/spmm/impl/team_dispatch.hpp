@@ -9,6 +9,7 @@
 
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
+#include "libra/spmm/impl/scale.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
 #include "libra/spmm/impl/thread_chunks.hpp"
 #include "libra/spmm/options.hpp"
@@ -177,6 +178,39 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
     stats.staged_rows = h(0);
     stats.staged_reads = h(1);
   }
+}
+
+// Whether the team kernels take a row-major copy of X: a LayoutLeft X with
+// K >= 2 on GPUs (measured on an H100: README "SpMM"), or as the tuning says.
+template <class Exec, class XView>
+bool spmm_copies_x(const SpmmOptions& options, std::size_t K) {
+  if (!std::is_same<typename XView::array_layout, Kokkos::LayoutLeft>::value)
+    return false;
+  if (options.tuning.row_major_x != SpmmStaging::automatic)
+    return options.tuning.row_major_x == SpmmStaging::on;
+  return LaunchTraits<Exec>::is_gpu && K >= 2;
+}
+
+// The team kernels, on a row-major copy of X where spmm_copies_x says so.
+template <class Exec, class AType, class XView, class YView>
+void spmm_team_kernels(const Exec& exec, const AType& A, const XView& X, const YView& Y,
+                       typename YView::non_const_value_type alpha,
+                       typename YView::non_const_value_type beta,
+                       const SpmmOptions& options, SpmmStats& stats, bool want_counts) {
+  using S = typename YView::non_const_value_type;
+  using mem = typename Exec::memory_space;
+  if (!spmm_copies_x<Exec, XView>(options, Y.extent(1))) {
+    spmm_team_panels(exec, A, X, Y, alpha, beta, options, stats, want_counts);
+    return;
+  }
+  Workspace<mem> workspace;  // its release fences: the copy is in use until then
+  const Temps<mem> temps(workspace);
+  const auto rows =
+      temps.template view2<S>("libra::spmm::x_rows", X.extent(0), X.extent(1));
+  spmm_row_major_copy(exec, X, rows);
+  using R = Kokkos::View<const S**, Kokkos::LayoutRight, mem>;
+  spmm_team_panels(exec, A, R(rows), Y, alpha, beta, options, stats, want_counts);
+  stats.x_row_major_copy = true;
 }
 
 }  // namespace libra::impl
