@@ -287,8 +287,8 @@ TEST(Spmm, ChunkLengthFollowsSizeAndK) {
 }
 
 TEST(Spmm, LayoutLeftXCopiedRowMajor) {
-  // The team kernels take a row-major copy of a LayoutLeft X (GPUs by default
-  // when K >= 2; forced here on every space), and the result is the same.
+  // The team kernels take a row-major copy of a LayoutLeft X (forced here on
+  // every space), and the result is the same.
   const auto a = libra::ref::random(300, 170, 6, 20);
   for (int K : {1, 3, 8, 33, 128}) {
     for (SpmmStaging copy : {SpmmStaging::on, SpmmStaging::off}) {
@@ -301,14 +301,21 @@ TEST(Spmm, LayoutLeftXCopiedRowMajor) {
       const auto right = check<double, Right, Left>(a, K, 1, 0, o, SpmmPath::team_panels);
       EXPECT_FALSE(right.x_row_major_copy);
     }
-    // The default: on GPUs from K = 2; host spaces never (their own kernel reads
-    // either layout, and automatic leaves the GPU kernel on a host uncopied).
-    const bool gpu_copies = libra::LaunchTraits<Exec>::is_gpu && K >= 2;
-    const auto st = check<double, Left, Right>(a, K, 1, 0, team_kernel(SpmmStaging::off),
-                                               SpmmPath::team_panels);
-    EXPECT_EQ(st.x_row_major_copy, gpu_copies);
-    const auto d = check<double, Left, Left>(a, K, 1, 0);
-    EXPECT_EQ(d.x_row_major_copy, gpu_copies);
+  }
+  // The default: on GPUs for K >= 16 and X of 2^15 entries or more; host spaces
+  // never (their own kernel reads either layout, and automatic leaves the GPU
+  // kernel on a host space uncopied).
+  const auto b = libra::ref::random(150, 400, 5, 21);
+  for (int K : {8, 16, 64, 128}) {
+    for (const auto* m : {&a, &b}) {
+      const bool gpu_copies = libra::LaunchTraits<Exec>::is_gpu && K >= 16 &&
+                              m->cols * K >= (std::int64_t(1) << 15);
+      const auto st = check<double, Left, Right>(
+          *m, K, 1, 0, team_kernel(SpmmStaging::off), SpmmPath::team_panels);
+      EXPECT_EQ(st.x_row_major_copy, gpu_copies) << m->cols << " x " << K;
+      const auto d = check<double, Left, Left>(*m, K, 1, 0);
+      EXPECT_EQ(d.x_row_major_copy, gpu_copies) << m->cols << " x " << K;
+    }
   }
 }
 

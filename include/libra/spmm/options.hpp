@@ -41,7 +41,7 @@ struct SpmmOptions {
     int vector_lanes = 0;
     // A LayoutLeft X is first copied row-major for the team kernels (a
     // temporary of X's size, and a fence when it is given back). automatic:
-    // on GPUs when K >= 2 (README "SpMM").
+    // on GPUs when K >= 16 and X has 2^15 entries or more (README "SpMM").
     SpmmStaging row_major_x = SpmmStaging::automatic;
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).

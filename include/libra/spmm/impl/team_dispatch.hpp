@@ -180,15 +180,18 @@ void spmm_team_panels(const Exec& exec, const AType& A, const XView& X, const YV
   }
 }
 
-// Whether the team kernels take a row-major copy of X: a LayoutLeft X with
-// K >= 2 on GPUs (measured on an H100: README "SpMM"), or as the tuning says.
+// Whether the team kernels take a row-major copy of X: on GPUs, a LayoutLeft X
+// of at least 2^15 entries with K >= 16, or as the tuning says. Measured on an
+// H100 (perf_tests/report/h100/spmm_chunks.md): the copy (a kernel, and a fence
+// when the temporary is given back) costs about 7 us; at K = 128 it cut R-MAT
+// 18 from 12.6 to 2.9 ms, at K = 8 it mostly lost.
 template <class Exec, class XView>
-bool spmm_copies_x(const SpmmOptions& options, std::size_t K) {
+bool spmm_copies_x(const SpmmOptions& options, std::size_t rows, std::size_t K) {
   if (!std::is_same<typename XView::array_layout, Kokkos::LayoutLeft>::value)
     return false;
   if (options.tuning.row_major_x != SpmmStaging::automatic)
     return options.tuning.row_major_x == SpmmStaging::on;
-  return LaunchTraits<Exec>::is_gpu && K >= 2;
+  return LaunchTraits<Exec>::is_gpu && K >= 16 && rows * K >= (std::size_t(1) << 15);
 }
 
 // The team kernels, on a row-major copy of X where spmm_copies_x says so.
@@ -199,7 +202,7 @@ void spmm_team_kernels(const Exec& exec, const AType& A, const XView& X, const Y
                        const SpmmOptions& options, SpmmStats& stats, bool want_counts) {
   using S = typename YView::non_const_value_type;
   using mem = typename Exec::memory_space;
-  if (!spmm_copies_x<Exec, XView>(options, Y.extent(1))) {
+  if (!spmm_copies_x<Exec, XView>(options, X.extent(0), Y.extent(1))) {
     spmm_team_panels(exec, A, X, Y, alpha, beta, options, stats, want_counts);
     return;
   }
