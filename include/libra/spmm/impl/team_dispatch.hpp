@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 
+#include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/spmm/impl/scale.hpp"
