@@ -1,6 +1,7 @@
 // MSREP's SpMV over MPI ranks (libra::dist::Spmv), run by ctest under mpirun
 // with 1, 2 and 3 ranks: every part format (pCSR, pCSC, pCOO), version
-// (baseline, p, p-opt) and transport this build offers, vectors and blocks,
+// (baseline, p, p-opt) and transport this build offers, y gathered whole or in
+// pieces, vectors and blocks,
 // alpha/beta, short segments; y on rank 0 compared with the reference oracle;
 // the cut (balanced nonzeros or rows) and the path each rank ran asserted; a
 // failure on one rank thrown on every rank.
@@ -110,6 +111,24 @@ void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptio
 #endif
 }
 
+// Whether y left in pieces, and in how many: p-opt's pCSR over NCCL or MPI only;
+// automatic is 4 over NCCL with several ranks and 2^20 nonzeros in every part.
+void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions& o,
+                  const libra::dist::SpmvSetup& s) {
+  const bool possible = o.version == Version::p_opt && o.format == PartFormat::csr &&
+                        (s.transport == Transport::nccl || s.transport == Transport::mpi);
+  if (!possible) {
+    EXPECT_EQ(s.pieces, 0);
+  } else if (o.pieces > 0) {
+    EXPECT_EQ(s.pieces, o.pieces);
+  } else if (comm.is_root()) {
+    const bool big = *std::min_element(s.part_nnz.begin(), s.part_nnz.end()) >= (1 << 20);
+    EXPECT_EQ(s.pieces, s.transport == Transport::nccl && s.ranks > 1 && big ? 4 : 1);
+  } else {
+    EXPECT_GE(s.pieces, 1);
+  }
+}
+
 // y = beta y + alpha A x through every rank, compared on rank 0 with the oracle.
 template <class Layout, bool Rank1>
 void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
@@ -122,6 +141,7 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   EXPECT_EQ(mv.setup().transport, expected) << mv.setup().transport_detail;
   EXPECT_EQ(mv.setup().merge_on_host, o.version != Version::p_opt);
   check_placement(comm, o, mv.setup().placement);
+  check_pieces(comm, o, mv.setup());
   if (comm.is_root()) {
     check_cut(a, o, mv.setup());
     libra::test::check_spmv<double, Device, Layout, Rank1>(
@@ -234,6 +254,78 @@ TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
   }
 }
 
+// A part cut into pieces of equal nonzeros, by hand: offsets 0 2 2 5 9 10 (five
+// lines, ten nonzeros) in three pieces aim at nonzeros 0, 3 and 6: lines 0-2
+// (nonzeros 0-4), line 3 (5-8), line 4 (9); each piece's offsets start at 0.
+TEST(DistSpmv, PiecesCutByNonzeros) {
+  using Offsets = Kokkos::View<std::size_t*, Exec::memory_space>;
+  const std::vector<std::size_t> in = {0, 2, 2, 5, 9, 10};
+  Offsets offsets("offsets", in.size());
+  Kokkos::deep_copy(
+      offsets, Kokkos::View<const std::size_t*, Kokkos::HostSpace>(in.data(), in.size()));
+  const auto p = libra::dist::impl::cut_pieces(Exec(), offsets, 3);
+  EXPECT_EQ(p.line, (std::vector<std::int64_t>{0, 3, 4, 5}));
+  EXPECT_EQ(p.nz, (std::vector<std::int64_t>{0, 5, 9, 10}));
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.offsets);
+  EXPECT_EQ(std::vector<std::size_t>(h.data(), h.data() + h.extent(0)),
+            (std::vector<std::size_t>{0, 2, 2, 5, 0, 4, 0, 1}));
+  // More pieces than lines: empty pieces hold one offset each.
+  const auto q = libra::dist::impl::cut_pieces(Exec(), offsets, 7);
+  EXPECT_EQ(q.line.front(), 0);
+  EXPECT_EQ(q.line.back(), 5);
+  EXPECT_EQ(q.offsets.extent(0), 12u);
+  for (int c = 0; c < 7; ++c) EXPECT_LE(q.line[c], q.line[c + 1]);
+  // One piece is the part itself: its offsets, not a copy.
+  EXPECT_EQ(libra::dist::impl::cut_pieces(Exec(), offsets, 1).offsets.data(),
+            offsets.data());
+}
+
+// y leaves each rank in pieces over every transport that can send them: one,
+// several, more than the part has rows (empty pieces), alpha = 0; the others
+// refuse pieces.
+TEST(DistSpmv, RowsLeaveInPieces) {
+  libra::dist::Comm comm;
+  const auto a = libra::ref::random(90, 70, 5, 23, 0.2);
+  const auto hub = [] {
+    std::vector<libra::ref::Triplet> t;
+    for (std::int64_t j = 0; j < 300; ++j) t.emplace_back(5, j, 1.0 + (j % 3));
+    for (std::int64_t i = 0; i < 30; ++i) t.emplace_back(i, i % 7, 2.0);
+    return libra::ref::from_triplets(30, 300, t);
+  }();
+  std::vector<Transport> ways;
+  if (host_memory || libra::dist::impl::mpi_takes_cuda_pointers())
+    ways.push_back(Transport::mpi);
+  if (nccl_opens(comm)) ways.push_back(Transport::nccl);
+  ASSERT_FALSE(ways.empty()) << "no transport here sends pieces";
+  for (Transport t : ways) {
+    for (int pieces : {1, 2, 5, 64}) {
+      libra::dist::SpmvOptions o;
+      o.transport = t;
+      o.pieces = pieces;
+      o.timing = pieces == 5;
+      check_dist<Kokkos::LayoutLeft, true>(comm, a, o, t, 1, 1, 0);
+      check_dist<Kokkos::LayoutRight, false>(comm, a, o, t, 3, 2, -0.5);
+      check_dist<Kokkos::LayoutLeft, false>(comm, hub, o, t, 2, 0, 1.5);  // alpha = 0
+      check_dist<Kokkos::LayoutLeft, true>(comm, hub, o, t, 1, -1, 0);
+    }
+  }
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  libra::dist::SpmvOptions o;
+  o.pieces = 2;
+  o.transport = Transport::host;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.transport = Transport::automatic;
+  o.format = PartFormat::coo;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.format = PartFormat::csr;
+  o.version = Version::p;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.version = Version::p_opt;
+  o.pieces = -1;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+}
+
 TEST(DistSpmv, MatrixFiles) {
   libra::dist::Comm comm;
   for (const auto& file : libra::test::matrix_files(libra::test::matrix_dir())) {
@@ -297,6 +389,9 @@ TEST(DistSpmv, RanksWithDifferentOptionsAreRefused) {
   const Csr A =
       comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  libra::dist::SpmvOptions pieces;
+  if (comm.rank() == comm.size() - 1) pieces.pieces = 2;
+  EXPECT_THROW(Spmv(comm, Exec(), A, pieces), libra::ArgumentError);
 }
 
 TEST(DistSpmv, HostsAndRanks) {

@@ -231,9 +231,10 @@ int run_spmv(SpmvArgs args) {
   if (!args.generate.empty()) parse_generate(args.generate, true);  // usage errors first
   if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
-  if (!args.version.empty() || !args.transport.empty()) {
+  if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0) {
     throw Failure(exit_usage,
-                  "--version and --transport choose how MPI ranks share the work; run "
+                  "--version, --transport and --pieces choose how MPI ranks share the "
+                  "work; run "
                   "under an MPI launcher (mpirun -np P libra spmv ...)");
   }
   const std::string& part = args.partition;
@@ -325,6 +326,14 @@ Command add_spmv_command(CLI::App& parent) {
                   "where it loads, else MPI on the buffers where the MPI can take them, "
                   "else host copies), host, mpi, nccl")
       ->check(CLI::IsMember({"auto", "host", "mpi", "nccl"}));
+  app->add_option(
+         "--pieces", args->pieces,
+         "Under mpirun, p-opt with pcsr over nccl or mpi: each rank computes its "
+         "rows of y in N pieces of equal nonzeros and sends each as soon as it "
+         "is computed, overlapping the gather onto rank 0 with the products. 0 "
+         "(default): 4 over NCCL with several ranks and 2^20 nonzeros a part, "
+         "else 1")
+      ->check(CLI::Range(0, 4096));
   add_input_options(*app, args->input);
   app->footer(
       "seconds covers the multiplication (and, partitioned, the merge) only: not "

@@ -96,6 +96,7 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
                 : t == "mpi"  ? Transport::mpi
                 : t == "nccl" ? Transport::nccl
                               : Transport::automatic;
+  o.pieces = args.pieces < 0 ? 0 : args.pieces;
   o.timing = true;
   return o;
 }
@@ -203,6 +204,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["transport"] = to_string(s.transport);
     j["transport_detail"] = s.transport_detail;
     j["merge_on_host"] = s.merge_on_host;
+    j["pieces"] = s.pieces;  // 0: y gathered whole
     j["paths"] = run.paths;
     j["iterations"] = args.iterations;
     j["seconds"] = seconds;
@@ -241,6 +243,12 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
         static_cast<long long>(*hi), to_string(s.transport), s.transport_detail.c_str());
     std::fprintf(stream, "rank 0: %d host thread(s), %s\n",
                  Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
+    if (s.pieces > 0) {
+      std::fprintf(stream,
+                   "y leaves each rank in %d piece(s), each sent once computed: merge "
+                   "is what follows the slowest rank's compute\n",
+                   s.pieces);
+    }
     std::fprintf(stream,
                  "%.3f ms per iteration (median of %d), %.2f GB/s: compute %.3f ms "
                  "(slowest rank), wait %.3f ms, merge %.3f ms\n",

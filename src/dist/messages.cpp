@@ -37,6 +37,35 @@ void recv_bytes(const Comm& comm, void* data, std::size_t bytes, int source, int
   }
 }
 
+void isend_bytes(const Comm& comm, const void* data, std::size_t bytes, int dest, int tag,
+                 std::vector<MPI_Request>& requests) {
+  const char* p = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < bytes; done += piece) {
+    requests.emplace_back();
+    check(MPI_Isend(p + done, count_of(bytes - done), MPI_BYTE, dest, tag, comm.get(),
+                    &requests.back()),
+          "MPI_Isend");
+  }
+}
+
+void irecv_bytes(const Comm& comm, void* data, std::size_t bytes, int source, int tag,
+                 std::vector<MPI_Request>& requests) {
+  char* p = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += piece) {
+    requests.emplace_back();
+    check(MPI_Irecv(p + done, count_of(bytes - done), MPI_BYTE, source, tag, comm.get(),
+                    &requests.back()),
+          "MPI_Irecv");
+  }
+}
+
+void wait_all(std::vector<MPI_Request>& requests) {
+  const int rc = MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                             MPI_STATUSES_IGNORE);
+  requests.clear();
+  check(rc, "MPI_Waitall");
+}
+
 void bcast_bytes(const Comm& comm, void* data, std::size_t bytes, int root) {
   char* p = static_cast<char*>(data);
   for (std::size_t done = 0; done < bytes; done += piece) {

@@ -1362,6 +1362,7 @@ class SpmvMpi(TempDirTest):
                     continue  # that is --partition rows
                 runs.append(["--partition", part, "--version", version])
         runs.append(["--partition", "pcsr", "--transport", "host"])
+        runs.append(["--partition", "pcsr", "--pieces", "3"])
         for np in (1, 2, 3):
             for extra in runs:
                 with self.subTest(np=np, args=extra):
@@ -1384,6 +1385,12 @@ class SpmvMpi(TempDirTest):
                         self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     if "--transport" in extra:
                         self.assertEqual(j["transport"], "host")
+                    # y leaves in pieces only from p-opt's pCSR over NCCL or MPI.
+                    pieces = 0
+                    if extra[1] == "pcsr" and version == "p-opt" and j["transport"] in (
+                            "nccl", "mpi"):
+                        pieces = 3 if "--pieces" in extra else 1
+                    self.assertEqual(j["pieces"], pieces)
                     csr = "csr_tiles" if j["execution_space"] == "Cuda" else "csr_merge_path"
                     kernels = {"pcsr": csr, "rows": csr, "pcoo": "coo_runs", "pcsc": "csc_"}
                     for path in j["paths"]:
@@ -1419,6 +1426,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--parts", "5"], 2, "--parts 5"),
                  (["spmv", a, "--partition", "rows", "--version", "p"], 2, "baseline"),
                  (["spmv", a, "--format", "ell"], 2, "ell"),
+                 (["spmv", a, "--pieces", "2", "--transport", "host"], 2, "pieces"),
+                 (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
                  (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
         for args, code, words in cases:
@@ -1490,9 +1499,10 @@ class SpmvMpi(TempDirTest):
         self.assertEqual(j["host_threads"], 3)
 
     def test_version_without_mpirun_is_a_usage_error(self):
-        p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), "--version", "p")
-        self.assertEqual(p.returncode, 2)
-        self.assertIn("mpirun", p.stderr)
+        for extra in (["--version", "p"], ["--pieces", "2"]):
+            p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), *extra)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("mpirun", p.stderr)
 
 
 def main():

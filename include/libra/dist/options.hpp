@@ -39,6 +39,13 @@ struct SpmvOptions {
   // Fence and synchronise the ranks around each phase so that times() holds
   // the phases' times; off, only the totals are measured.
   bool timing = false;
+  // p_opt with pCSR over NCCL or MPI: each rank computes its rows in this many
+  // pieces of equal nonzeros and sends each piece as soon as it is computed, so
+  // that gathering y on rank 0 overlaps the products (and the root computes its
+  // own rows straight into the gathered buffer). 0: automatic (4 pieces over
+  // NCCL with several ranks and at least 2^20 nonzeros in every part, else 1);
+  // more than 1 elsewhere is refused.
+  int pieces = 0;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank
 };
 
@@ -57,11 +64,18 @@ struct SpmvSetup {
   double local_offsets_seconds = 0;  // p_opt: on each device, the slowest rank's
   std::vector<std::int64_t> part_nnz, part_lines;  // root: per part
   std::vector<int> rank_of_part;                   // root: which rank holds part i
+  // The pieces each rank's rows of y leave in (SpmvOptions::pieces); 0 where y
+  // is gathered whole once every rank has computed it (pCSC, pCOO, the host
+  // transport, baseline and p).
+  int pieces = 0;
 };
 
 // The phases of the last set_x() and apply(). With options.timing: compute is
 // the slowest rank's, wait the time ranks idled until the slowest finished, merge
-// the root's (exchange and merge kernel); without, only total_seconds.
+// the root's (exchange and merge kernel); without, only total_seconds. Where y
+// leaves in pieces (SpmvSetup::pieces > 0) the exchange overlaps the compute:
+// merge is what the root spends after the slowest rank's compute, and wait the
+// spread between the fastest and the slowest rank's compute.
 struct SpmvTimes {
   double x_seconds = 0;
   double compute_seconds = 0;

@@ -29,7 +29,10 @@
 #include "libra/dist/comm.hpp"
 #include "libra/dist/impl/distribute.hpp"
 #include "libra/dist/impl/exchange.hpp"
+#include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/impl/pieces.hpp"
+#include "libra/dist/impl/side_stream.hpp"
 #include "libra/dist/options.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/format/csr.hpp"
@@ -58,8 +61,10 @@ class Spmv {
     setup_.nnz = shape[2];
     place();
     choose_transport();
+    check_pieces();
     assign_parts();
     cut_and_ship(A);
+    plan_pieces();
     Kokkos::Profiling::popRegion();
   }
 
@@ -133,6 +138,11 @@ class Spmv {
       comm_.barrier();
     }
     Kokkos::Timer timer;
+    if (setup_.pieces > 0) {
+      apply_in_pieces(alpha, beta, y, timing, timer);
+      Kokkos::Profiling::popRegion();
+      return;
+    }
     compute(alpha);
     double t[3] = {0, 0, 0};
     if (timing) {
@@ -164,20 +174,21 @@ class Spmv {
   using HostExec = Kokkos::DefaultHostExecutionSpace;
   using Part = impl::LocalPart<S, O, Off, memory_space>;
   static constexpr int tag_x = 201, tag_y = 202;
+  static constexpr int tag_piece = 1000, max_pieces = 4096;  // tags up to 5096
 
   bool rows_based() const { return options_.format != PartFormat::csc; }
 
   // Every rank must run the same steps: the same options everywhere.
   void check_options() const {
-    int mine[3] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
-                   static_cast<int>(options_.transport)};
-    int lo[3], hi[3];
-    MPI_Allreduce(mine, lo, 3, MPI_INT, MPI_MIN, comm_.get());
-    MPI_Allreduce(mine, hi, 3, MPI_INT, MPI_MAX, comm_.get());
-    if (!std::equal(lo, lo + 3, hi)) {
+    int mine[4] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
+                   static_cast<int>(options_.transport), options_.pieces};
+    int lo[4], hi[4];
+    MPI_Allreduce(mine, lo, 4, MPI_INT, MPI_MIN, comm_.get());
+    MPI_Allreduce(mine, hi, 4, MPI_INT, MPI_MAX, comm_.get());
+    if (!std::equal(lo, lo + 4, hi)) {
       throw ArgumentError(
-          "libra::dist::Spmv: the ranks passed different versions, formats or "
-          "transports");
+          "libra::dist::Spmv: the ranks passed different versions, formats, "
+          "transports or pieces");
     }
     if (options_.version != Version::p_opt &&
         options_.transport != Transport::automatic &&
@@ -387,6 +398,63 @@ class Spmv {
     if (comm_.is_root() && rows_based()) make_merge_table();
   }
 
+  // Whether y may leave in pieces: p_opt's device merge of pCSR parts, over a
+  // transport that can move a piece while the next is computed.
+  bool pieces_possible() const {
+    return options_.version == Version::p_opt && options_.format == PartFormat::csr &&
+           (setup_.transport == Transport::nccl || setup_.transport == Transport::mpi);
+  }
+
+  // The same outcome on every rank: the options and the transport are agreed.
+  void check_pieces() const {
+    const int n = options_.pieces;
+    if (n < 0 || n > max_pieces) {
+      throw ArgumentError("libra::dist: pieces must be 0 (automatic) to " +
+                          std::to_string(max_pieces) + ", not " + std::to_string(n));
+    }
+    if (n > 1 && !pieces_possible()) {
+      throw ArgumentError(
+          "libra::dist: y leaves in pieces only with p-opt, pCSR parts and the nccl "
+          "or mpi transport (this is " +
+          std::string(to_string(options_.version)) + ", p" + to_string(options_.format) +
+          ", " + to_string(setup_.transport) + ")");
+    }
+  }
+
+  // Every rank cuts its part into the agreed number of pieces; the root learns
+  // where every part's pieces start.
+  void plan_pieces() {
+    if (!pieces_possible()) return;
+    const int P = comm_.size();
+    int count = options_.pieces;
+    if (count == 0) {
+      count = 1;
+      if (comm_.is_root() && setup_.transport == Transport::nccl && P > 1 &&
+          *std::min_element(setup_.part_nnz.begin(), setup_.part_nnz.end()) >=
+              (std::int64_t(1) << 20)) {
+        count = 4;
+      }
+      impl::bcast_bytes(comm_, &count, sizeof(count), 0);
+    }
+    agreed(comm_, [&] {
+      pieces_ = impl::cut_pieces(exec_, part_.offsets, count);
+      if (count > 1) part_.offsets = {};  // the pieces' own offsets replace them
+      if (setup_.transport == Transport::nccl) side_.open();
+    });
+    const auto n = static_cast<std::size_t>(count) + 1;
+    std::vector<std::int64_t> all(comm_.is_root() ? n * static_cast<std::size_t>(P) : 0);
+    MPI_Gather(pieces_.line.data(), static_cast<int>(n), MPI_INT64_T, all.data(),
+               static_cast<int>(n), MPI_INT64_T, 0, comm_.get());
+    if (comm_.is_root()) {
+      piece_lines_.resize(static_cast<std::size_t>(P));
+      for (std::size_t r = 0; r < static_cast<std::size_t>(P); ++r) {
+        piece_lines_[r].assign(all.begin() + static_cast<std::ptrdiff_t>(r * n),
+                               all.begin() + static_cast<std::ptrdiff_t>((r + 1) * n));
+      }
+    }
+    setup_.pieces = count;
+  }
+
   // Per part: its first row in the gathered buffer, first row of y, start flag,
   // rows covered (libra/spmv/impl/merge.hpp).
   void make_merge_table() {
@@ -415,7 +483,13 @@ class Spmv {
     const auto n = static_cast<std::size_t>(setup_.cols);
     const auto lines = static_cast<std::size_t>(part_.lines());
     x_ = Block(noinit("libra::dist::x"), rows_based() ? n : lines, k);
-    ybuf_ = Block(noinit("libra::dist::partial_y"), rows_based() ? lines : m, k);
+    // In pieces the root computes its rows straight into `gathered_`.
+    const bool own_rows_gathered = setup_.pieces > 0 && comm_.is_root();
+    ybuf_ = Block(noinit("libra::dist::partial_y"),
+                  own_rows_gathered ? 0
+                  : rows_based()    ? lines
+                                    : m,
+                  k);
     // The host merge's copy of the partial result (ybuf_ itself in host memory).
     if (setup_.merge_on_host) ybuf_host_ = Kokkos::create_mirror_view(ybuf_);
     if (!comm_.is_root()) return;
@@ -467,6 +541,120 @@ class Spmv {
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
                             xc, y, alpha, S(0), S(0), 0, options_.local.tuning,
                             times_.path);
+    }
+  }
+
+  // Each rank computes its rows piece by piece and sends each piece as soon as
+  // it is computed (NCCL: on the side stream, after an event; MPI: after a
+  // fence, without waiting); the root has posted every receive into `gathered_`
+  // first and computes its own rows there meanwhile.
+  template <class YView>
+  void apply_in_pieces(S alpha, S beta, const YView& y, bool timing,
+                       const Kokkos::Timer& timer) {
+    const bool root = comm_.is_root();
+    const bool nccl = setup_.transport == Transport::nccl;
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    // NCCL calls on the side stream stay in order after those on exec_ (set_x).
+    if (nccl) side_.wait_for(exec_);
+    if (root) receive_pieces();
+    times_.path = SpmvPath::none;
+    const std::int64_t first = root ? table_host_(part_.index, 0) : 0;
+    const Block& to = root ? gathered_ : ybuf_;
+    for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
+      if (pieces_.lines(c) == 0) continue;
+      const auto k = static_cast<std::size_t>(c);
+      const auto rows =
+          Kokkos::make_pair(static_cast<std::size_t>(first + pieces_.line[k]),
+                            static_cast<std::size_t>(first + pieces_.line[k + 1]));
+      if (K_ == 1) {
+        compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+                      Kokkos::subview(to, rows, 0));
+      } else {
+        compute_piece(c, alpha, x_, Kokkos::subview(to, rows, Kokkos::ALL));
+      }
+      if (!root) send_piece(c, Kokkos::subview(to, rows, Kokkos::ALL));
+    }
+    Kokkos::Profiling::popRegion();
+    double t[2] = {0, 0};  // this rank's compute, and minus it
+    if (timing) {
+      exec_.fence();
+      t[0] = timer.seconds();
+      t[1] = -t[0];
+    }
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
+    if (nccl) {
+      side_.join(exec_);
+    } else {
+      impl::wait_all(requests_);
+    }
+    if (root && setup_.rows > 0 && K_ > 0) {
+      libra::impl::merge_row_parts(exec_, libra::impl::MergeTable<Exec>(table_),
+                                   gathered_, y, beta);
+    }
+    Kokkos::Profiling::popRegion();
+    exec_.fence();
+    times_.total_seconds = timer.seconds();
+    if (timing) {
+      impl::max_over_ranks(comm_, t, 2);
+      times_.compute_seconds = t[0];
+      times_.wait_seconds = t[0] + t[1];  // the slowest minus the fastest
+      times_.merge_seconds = std::max(0.0, times_.total_seconds - t[0]);
+    }
+  }
+
+  template <class XV, class YV>
+  void compute_piece(int c, S alpha, const XV& x, const YV& y) {
+    if (alpha == S(0) || part_.nnz() == 0) {
+      Kokkos::deep_copy(exec_, y, S(0));
+      times_.path = SpmvPath::scale_only;
+      return;
+    }
+    const auto k = static_cast<std::size_t>(c);
+    const auto offsets = Kokkos::subview(
+        pieces_.offsets,
+        Kokkos::make_pair(static_cast<std::size_t>(pieces_.line[k] + c),
+                          static_cast<std::size_t>(pieces_.line[k + 1] + c + 1)));
+    const auto nz = Kokkos::make_pair(static_cast<std::size_t>(pieces_.nz[k]),
+                                      static_cast<std::size_t>(pieces_.nz[k + 1]));
+    const libra::impl::spmv_const_t<XV> xc = x;
+    libra::impl::spmv_csr(exec_, offsets, Kokkos::subview(part_.idx, nz),
+                          Kokkos::subview(part_.values, nz), pieces_.lines(c), xc, y,
+                          alpha, S(0), S(0), 0, options_.local.tuning, times_.path);
+  }
+
+  template <class V>
+  void send_piece(int c, const V& rows) {
+    const std::size_t bytes = rows.span() * sizeof(S);
+    if (setup_.transport == Transport::nccl) {
+      side_.wait_for(exec_);
+      nccl_->send(rows.data(), bytes, 0, side_.stream());
+    } else {
+      exec_.fence();
+      impl::isend_bytes(comm_, rows.data(), bytes, 0, tag_piece + c, requests_);
+    }
+  }
+
+  // Root: every other rank's pieces, each into its rows of `gathered_`.
+  void receive_pieces() {
+    const int P = comm_.size();
+    const bool nccl = setup_.transport == Transport::nccl;
+    for (int c = 0; c < pieces_.count; ++c) {
+      const auto k = static_cast<std::size_t>(c);
+      if (nccl) nccl_->group_start();
+      for (int i = 0; i < P; ++i) {
+        const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+        const auto& lines = piece_lines_[static_cast<std::size_t>(r)];
+        const std::int64_t n = lines[k + 1] - lines[k];
+        if (r == 0 || n == 0) continue;
+        S* at = gathered_.data() + (table_host_(i, 0) + lines[k]) * K_;
+        const std::size_t bytes = static_cast<std::size_t>(n * K_) * sizeof(S);
+        if (nccl) {
+          nccl_->recv(at, bytes, r, side_.stream());
+        } else {
+          impl::irecv_bytes(comm_, at, bytes, r, tag_piece + c, requests_);
+        }
+      }
+      if (nccl) nccl_->group_end();
     }
   }
 
@@ -560,7 +748,11 @@ class Spmv {
   std::unique_ptr<impl::Nccl> nccl_;
   std::unique_ptr<impl::Exchange<Exec>> ex_;
   Part part_;
-  impl::Cuts cuts_;  // root
+  impl::Pieces<Off, memory_space> pieces_;              // where y leaves in pieces
+  impl::SideStream<Exec> side_;                         // pieces over NCCL
+  std::vector<MPI_Request> requests_;                   // pieces over MPI
+  std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
+  impl::Cuts cuts_;                                     // root
   std::int64_t K_ = 0;
   Block x_;     // pCSR, pCOO: all of x; pCSC: the rows of x of the part's columns
   Block ybuf_;  // pCSR, pCOO: the part's rows; pCSC: a full-length partial y

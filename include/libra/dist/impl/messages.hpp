@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 #include "libra/dist/comm.hpp"
 
@@ -16,6 +17,14 @@ namespace libra::dist::impl {
 
 void send_bytes(const Comm& comm, const void* data, std::size_t bytes, int dest, int tag);
 void recv_bytes(const Comm& comm, void* data, std::size_t bytes, int source, int tag);
+// Non-blocking moves: each piece's request is appended to `requests`, which
+// wait_all completes (and empties). Pieces of one move match in order (MPI's
+// messages between two ranks with one tag do not overtake each other).
+void isend_bytes(const Comm& comm, const void* data, std::size_t bytes, int dest, int tag,
+                 std::vector<MPI_Request>& requests);
+void irecv_bytes(const Comm& comm, void* data, std::size_t bytes, int source, int tag,
+                 std::vector<MPI_Request>& requests);
+void wait_all(std::vector<MPI_Request>& requests);
 void bcast_bytes(const Comm& comm, void* data, std::size_t bytes, int root);
 // recv[i] = sum over ranks of send[i], on `root` only (recv ignored elsewhere).
 void reduce_sum(const Comm& comm, const void* send, void* recv, std::size_t count,
