@@ -2,11 +2,13 @@
 """Strong scaling of MSREP's SpMV over MPI ranks (`mpirun -np P libra spmv`).
 
   mspmv_scaling.py run --libra BIN --ranks 1,2 --cases rmat:22:16,band:20000000:7,A.mtx \\
-      [--partitions pcsr,pcsc,pcoo] [--versions baseline,p,p-opt] [--iterations 20] \\
+      [--partitions pcsr,pcsc,pcoo] [--versions baseline,p,p-opt,p-opt:1] [--iterations 20] \\
       [--mpiexec mpiexec] [--time-budget SECONDS] [--job-timeout SECONDS] --out results.json
   mspmv_scaling.py report results.json --out-dir DIR [--title TEXT]
 
-`run` starts one job per (case, partition, version, ranks), one rank per GPU on
+A version "p-opt:N" is p-opt with y sent in N pieces (`--pieces N`; plain
+"p-opt" lets the tool choose). `run` starts one job per (case, partition,
+version, ranks), one rank per GPU on
 GPU builds, and appends each job's --json report (plus "case") to the results
 file, so that an interrupted run keeps what it measured and --resume-like reuse
 is a matter of not repeating finished keys. `report` writes DIR/mspmv.md
@@ -81,7 +83,11 @@ def run(args):
                            "spmv", *source, "--partition", part, "--iterations",
                            str(args.iterations), "--json"]
                     if part != "rows":
-                        cmd += ["--version", version]
+                        # "p-opt:4": p-opt with y sent in 4 pieces (--pieces 4).
+                        name, _, pieces = version.partition(":")
+                        cmd += ["--version", name]
+                        if pieces:
+                            cmd += ["--pieces", pieces]
                     print("mspmv_scaling:", " ".join(cmd), file=sys.stderr, flush=True)
                     try:
                         p = run_job(cmd, env, args.job_timeout)
@@ -99,6 +105,7 @@ def run(args):
                         r = json.loads(p.stdout)
                         r["case"] = case
                         r["partition"] = k[1]
+                        r["version"] = version  # with its ":pieces", if any
                         results.append(r)
                     save(args.out, results)
     return 0
