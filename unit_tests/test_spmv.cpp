@@ -321,6 +321,45 @@ TEST(Spmv, KokkosCrsMatrixAndShapes) {
   EXPECT_THROW(libra::spmv(Exec(), 1.0, parts[1], wrong, 0.0, y), libra::ShapeError);
 }
 
+// Allocations and fences seen by Kokkos Tools during one call.
+std::vector<std::string>* seen_events = nullptr;
+void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,
+                       std::uint64_t) {
+  if (seen_events) seen_events->push_back(std::string("allocation ") + label);
+}
+void record_fence(const char* name, std::uint32_t, std::uint64_t*) {
+  if (seen_events) seen_events->push_back(std::string("fence ") + name);
+}
+
+TEST(Spmv, CsrTilesAllocateNothingAndDoNotFence) {
+  // A caller's loop of products, or a product cut into pieces that leave for
+  // other GPUs as each is done (libra::dist), queues on the execution space
+  // instance: a fence of every stream would wait for the other pieces' moves.
+  const auto a = libra::ref::random(900, 700, 9, 31, 0.3);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  Kokkos::View<double*, Device> x("x", a.cols), y("y", a.rows);
+  Kokkos::deep_copy(x, 0.5);
+  Kokkos::fence();
+  SpmvOptions o = segments(3);  // many tiles: rows cut by their boundaries
+  o.tuning.csr_tiles = 1;
+  for (double beta : {0.0, 1.0, 2.0}) {
+    std::vector<std::string> seen;
+    seen_events = &seen;
+    Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
+    Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
+    libra::spmv(Exec(), 1.0, A, x, beta, y, o);
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
+    seen_events = nullptr;
+    Kokkos::fence();
+    for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
+  }
+  SpmvStats st;
+  libra::spmv(Exec(), 1.0, A, x, 0.0, y, o, &st);
+  EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+  EXPECT_GT(st.segments, 10u);
+}
+
 TEST(Spmv, MatrixFiles) {
   const auto files = libra::test::matrix_files(libra::test::matrix_dir());
   ASSERT_GE(files.size(), 6u) << "matrices expected in " << libra::test::matrix_dir();
