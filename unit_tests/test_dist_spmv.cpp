@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "libra/config.hpp"
@@ -156,6 +157,11 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   }
   EXPECT_EQ(mv.columns(), K);
   check_path(o, K, mv.times().path);
+  if (comm.is_root()) {  // pieces land in y where beta is 0 and its rows contiguous
+    const bool into_y = mv.setup().pieces > 0 && beta == 0 && a.rows > 0 &&
+                        (Rank1 || std::is_same_v<Layout, Kokkos::LayoutRight>);
+    EXPECT_EQ(mv.times().rows_into_y, into_y);
+  }
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);
@@ -281,8 +287,9 @@ TEST(DistSpmv, PiecesCutByNonzeros) {
 }
 
 // y leaves each rank in pieces over every transport that can send them: one,
-// several, more than the part has rows (empty pieces), alpha = 0; the others
-// refuse pieces.
+// several, more than the part has rows (empty pieces), alpha = 0; into y itself
+// (beta 0, contiguous rows: a hub row shared by every part is added) or into a
+// buffer merged afterwards; the others refuse pieces.
 TEST(DistSpmv, RowsLeaveInPieces) {
   libra::dist::Comm comm;
   const auto a = libra::ref::random(90, 70, 5, 23, 0.2);
@@ -305,6 +312,7 @@ TEST(DistSpmv, RowsLeaveInPieces) {
       o.timing = pieces == 5;
       check_dist<Kokkos::LayoutLeft, true>(comm, a, o, t, 1, 1, 0);
       check_dist<Kokkos::LayoutRight, false>(comm, a, o, t, 3, 2, -0.5);
+      check_dist<Kokkos::LayoutRight, false>(comm, hub, o, t, 3, 1, 0);   // into y
       check_dist<Kokkos::LayoutLeft, false>(comm, hub, o, t, 2, 0, 1.5);  // alpha = 0
       check_dist<Kokkos::LayoutLeft, true>(comm, hub, o, t, 1, -1, 0);
     }

@@ -83,6 +83,9 @@ struct SpmvTimes {
   double merge_seconds = 0;
   double total_seconds = 0;
   SpmvPath path = SpmvPath::none;  // this rank's kernel
+  // Root, pieces: the rows landed in y itself (beta 0, y's rows contiguous);
+  // else in a buffer of every part's rows, merged into y afterwards.
+  bool rows_into_y = false;
 };
 
 }  // namespace libra::dist

@@ -174,7 +174,8 @@ class Spmv {
   using HostExec = Kokkos::DefaultHostExecutionSpace;
   using Part = impl::LocalPart<S, O, Off, memory_space>;
   static constexpr int tag_x = 201, tag_y = 202;
-  static constexpr int tag_piece = 1000, max_pieces = 4096;  // tags up to 5096
+  // Pieces' tags: tag_piece + piece, up to 5096; a shared first row alone.
+  static constexpr int tag_piece = 1000, max_pieces = 4096, tag_shared_row = 999;
 
   bool rows_based() const { return options_.format != PartFormat::csc; }
 
@@ -500,6 +501,11 @@ class Spmv {
       if (rows_based())
         merged_host_ = HostBlock(noinit("libra::dist::merged_host"), m, k);
       merged_ = Block(noinit("libra::dist::merged"), m, k);
+    } else if (setup_.pieces > 0) {
+      // Pieces land in y where they can; `gathered_` only when first needed.
+      gathered_ = Block();
+      shared_ =
+          Block("libra::dist::shared_rows", static_cast<std::size_t>(comm_.size()), k);
     } else {
       gathered_ = Block(noinit("libra::dist::gathered"), gathered, k);
     }
@@ -546,33 +552,46 @@ class Spmv {
 
   // Each rank computes its rows piece by piece and sends each piece as soon as
   // it is computed (NCCL: on the side stream, after an event; MPI: after a
-  // fence, without waiting); the root has posted every receive into `gathered_`
-  // first and computes its own rows there meanwhile.
+  // fence, without waiting); the root has posted every receive first and
+  // computes its own rows meanwhile. The rows land in y itself where beta is 0
+  // and y's rows are contiguous (then only the rows two parts share are added
+  // afterwards), else in `gathered_`, merged into y as the whole gather does.
   template <class YView>
   void apply_in_pieces(S alpha, S beta, const YView& y, bool timing,
                        const Kokkos::Timer& timer) {
     const bool root = comm_.is_root();
     const bool nccl = setup_.transport == Transport::nccl;
+    bool into_y = false;
+    if (root) {
+      const std::size_t K = static_cast<std::size_t>(K_);
+      into_y = beta == S(0) && !part_.flag && setup_.rows > 0 && y.stride(0) == K &&
+               (YView::rank == 1 || y.stride(1) == 1);
+      if (!into_y && gathered_.extent(0) == 0 && gathered_rows_ > 0) {
+        gathered_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                             std::string("libra::dist::gathered")),
+                          static_cast<std::size_t>(gathered_rows_), K);
+      }
+    }
+    times_.rows_into_y = into_y;
     Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
     // NCCL calls on the side stream stay in order after those on exec_ (set_x).
     if (nccl) side_.wait_for(exec_);
-    if (root) receive_pieces();
+    if (root) receive_pieces(into_y ? y.data() : nullptr);
     times_.path = SpmvPath::none;
-    const std::int64_t first = root ? table_host_(part_.index, 0) : 0;
-    const Block& to = root ? gathered_ : ybuf_;
     for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
       if (pieces_.lines(c) == 0) continue;
       const auto k = static_cast<std::size_t>(c);
+      const std::int64_t first =
+          root ? (into_y ? part_.start : table_host_(part_.index, 0)) : 0;
       const auto rows =
           Kokkos::make_pair(static_cast<std::size_t>(first + pieces_.line[k]),
                             static_cast<std::size_t>(first + pieces_.line[k + 1]));
-      if (K_ == 1) {
-        compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
-                      Kokkos::subview(to, rows, 0));
+      if (into_y) {
+        compute_rows(c, alpha, y, rows);
       } else {
-        compute_piece(c, alpha, x_, Kokkos::subview(to, rows, Kokkos::ALL));
+        compute_rows(c, alpha, root ? gathered_ : ybuf_, rows);
       }
-      if (!root) send_piece(c, Kokkos::subview(to, rows, Kokkos::ALL));
+      if (!root) send_piece(c, Kokkos::subview(ybuf_, rows, Kokkos::ALL));
     }
     Kokkos::Profiling::popRegion();
     double t[2] = {0, 0};  // this rank's compute, and minus it
@@ -587,7 +606,10 @@ class Spmv {
     } else {
       impl::wait_all(requests_);
     }
-    if (root && setup_.rows > 0 && K_ > 0) {
+    if (into_y) {
+      libra::impl::add_shared_rows(exec_, libra::impl::MergeTable<Exec>(table_), shared_,
+                                   y);
+    } else if (root && setup_.rows > 0 && K_ > 0) {
       libra::impl::merge_row_parts(exec_, libra::impl::MergeTable<Exec>(table_),
                                    gathered_, y, beta);
     }
@@ -599,6 +621,21 @@ class Spmv {
       times_.compute_seconds = t[0];
       times_.wait_seconds = t[0] + t[1];  // the slowest minus the fastest
       times_.merge_seconds = std::max(0.0, times_.total_seconds - t[0]);
+    }
+  }
+
+  // Piece c's rows into rows `rows` of `to` (x_ and `to` as vectors where K is 1).
+  template <class To>
+  void compute_rows(int c, S alpha, const To& to,
+                    const Kokkos::pair<std::size_t, std::size_t>& rows) {
+    if constexpr (To::rank == 1) {
+      compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+                    Kokkos::subview(to, rows));
+    } else if (K_ == 1) {
+      compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+                    Kokkos::subview(to, rows, 0));
+    } else {
+      compute_piece(c, alpha, x_, Kokkos::subview(to, rows, Kokkos::ALL));
     }
   }
 
@@ -622,37 +659,73 @@ class Spmv {
                           alpha, S(0), S(0), 0, options_.local.tuning, times_.path);
   }
 
+  // The first piece with rows holds the part's first row; where the part shares
+  // it with the part before, that row goes alone, first, so that the root can
+  // add it rather than write it.
   template <class V>
   void send_piece(int c, const V& rows) {
+    const std::size_t row_bytes = static_cast<std::size_t>(K_) * sizeof(S);
     const std::size_t bytes = rows.span() * sizeof(S);
-    if (setup_.transport == Transport::nccl) {
+    const S* data = rows.data();
+    const bool nccl = setup_.transport == Transport::nccl;
+    if (nccl) {
       side_.wait_for(exec_);
-      nccl_->send(rows.data(), bytes, 0, side_.stream());
     } else {
       exec_.fence();
-      impl::isend_bytes(comm_, rows.data(), bytes, 0, tag_piece + c, requests_);
+    }
+    const auto send = [&](const S* p, std::size_t n, int tag) {
+      if (nccl) {
+        nccl_->send(p, n, 0, side_.stream());
+      } else {
+        impl::isend_bytes(comm_, p, n, 0, tag, requests_);
+      }
+    };
+    if (part_.flag && pieces_.line[static_cast<std::size_t>(c)] == 0) {
+      send(data, row_bytes, tag_shared_row);
+      if (bytes > row_bytes) send(data + K_, bytes - row_bytes, tag_piece + c);
+    } else {
+      send(data, bytes, tag_piece + c);
     }
   }
 
-  // Root: every other rank's pieces, each into its rows of `gathered_`.
-  void receive_pieces() {
+  // Root: every other rank's pieces, into y from its row `y_rows` on (shared
+  // first rows into `shared_`) or, where y_rows is null, into `gathered_`.
+  void receive_pieces(S* y_rows) {
     const int P = comm_.size();
     const bool nccl = setup_.transport == Transport::nccl;
+    const auto recv = [&](S* at, std::int64_t n, int r, int tag) {
+      if (n <= 0) return;
+      const std::size_t bytes = static_cast<std::size_t>(n * K_) * sizeof(S);
+      if (nccl) {
+        nccl_->recv(at, bytes, r, side_.stream());
+      } else {
+        impl::irecv_bytes(comm_, at, bytes, r, tag, requests_);
+      }
+    };
+    // Row r of part i's lines, where it lands.
+    const auto at = [&](int i, std::int64_t r) {
+      return y_rows ? y_rows + (table_host_(i, 1) + r) * K_
+                    : gathered_.data() + (table_host_(i, 0) + r) * K_;
+    };
+    // Shared first rows first, in a group of their own: NCCL takes one move per
+    // peer in a group.
+    if (nccl) nccl_->group_start();
+    for (int i = 0; i < P; ++i) {
+      const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+      if (r == 0 || table_host_(i, 2) == 0 || table_host_(i, 3) == 0) continue;
+      recv(y_rows ? shared_.data() + i * K_ : at(i, 0), 1, r, tag_shared_row);
+    }
+    if (nccl) nccl_->group_end();
     for (int c = 0; c < pieces_.count; ++c) {
       const auto k = static_cast<std::size_t>(c);
       if (nccl) nccl_->group_start();
       for (int i = 0; i < P; ++i) {
         const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+        if (r == 0) continue;
         const auto& lines = piece_lines_[static_cast<std::size_t>(r)];
-        const std::int64_t n = lines[k + 1] - lines[k];
-        if (r == 0 || n == 0) continue;
-        S* at = gathered_.data() + (table_host_(i, 0) + lines[k]) * K_;
-        const std::size_t bytes = static_cast<std::size_t>(n * K_) * sizeof(S);
-        if (nccl) {
-          nccl_->recv(at, bytes, r, side_.stream());
-        } else {
-          impl::irecv_bytes(comm_, at, bytes, r, tag_piece + c, requests_);
-        }
+        std::int64_t from = lines[k];
+        if (from == 0 && table_host_(i, 2) != 0) from = 1;  // the shared row went alone
+        recv(at(i, from), lines[k + 1] - from, r, tag_piece + c);
       }
       if (nccl) nccl_->group_end();
     }
@@ -763,6 +836,7 @@ class Spmv {
   Kokkos::View<std::int64_t* [4], Kokkos::LayoutRight, memory_space> table_;
   std::int64_t gathered_rows_ = 0;
   Block gathered_;           // device merge: the parts' rows, or the sum (pCSC)
+  Block shared_;             // pieces into y: each part's shared first row
   HostBlock gathered_host_;  // host merge: the parts' rows, or the sum (pCSC)
   HostBlock merged_host_;    // host merge of rows: y without beta
   Block merged_;             // host merge: the merged y on the device

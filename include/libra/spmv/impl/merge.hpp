@@ -5,6 +5,7 @@
 // then a second kernel adds, in part order, the first row of each part whose
 // start flag says an earlier part began it (at most P rows). Column-based parts
 // (pCSC) each produce a full-length y: y = beta * y + the sum of the P vectors.
+// Row parts written straight into y need only their shared rows added.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
@@ -48,6 +49,25 @@ void merge_row_parts(const Exec& exec, const MergeTable<Exec>& table, const Buff
         for (std::int64_t i = 0; i < P; ++i) {  // in order: deterministic sums
           if (table(i, 2) != 0 && table(i, 3) > 0) {
             spmv_at(Y, table(i, 1), k) += buf(table(i, 0), k);
+          }
+        }
+      });
+}
+
+// Where the parts' rows went straight into y, each writing every row but a
+// shared first one: adds, in part order, part i's shared first row (row i of
+// `shared`) to y.
+template <class Exec, class Shared, class YView>
+void add_shared_rows(const Exec& exec, const MergeTable<Exec>& table,
+                     const Shared& shared, const YView& Y) {
+  const std::int64_t P = static_cast<std::int64_t>(table.extent(0));
+  Kokkos::parallel_for(
+      "libra::spmv::merge::add_shared_rows",
+      Kokkos::RangePolicy<Exec>(exec, 0, spmv_columns(Y)),
+      KOKKOS_LAMBDA(const std::int64_t k) {
+        for (std::int64_t i = 0; i < P; ++i) {  // in order: deterministic sums
+          if (table(i, 2) != 0 && table(i, 3) > 0) {
+            spmv_at(Y, table(i, 1), k) += shared(i, k);
           }
         }
       });
