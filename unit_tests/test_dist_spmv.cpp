@@ -113,20 +113,16 @@ void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptio
 }
 
 // Whether y left in pieces, and in how many: p-opt's pCSR over NCCL or MPI only;
-// automatic is 4 over NCCL with several ranks and 2^20 nonzeros in every part.
-void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions& o,
-                  const libra::dist::SpmvSetup& s) {
+// automatic is 1.
+void check_pieces(const libra::dist::SpmvOptions& o, const libra::dist::SpmvSetup& s) {
   const bool possible = o.version == Version::p_opt && o.format == PartFormat::csr &&
                         (s.transport == Transport::nccl || s.transport == Transport::mpi);
   if (!possible) {
     EXPECT_EQ(s.pieces, 0);
   } else if (o.pieces > 0) {
     EXPECT_EQ(s.pieces, o.pieces);
-  } else if (comm.is_root()) {
-    const bool big = *std::min_element(s.part_nnz.begin(), s.part_nnz.end()) >= (1 << 20);
-    EXPECT_EQ(s.pieces, s.transport == Transport::nccl && s.ranks > 1 && big ? 4 : 1);
   } else {
-    EXPECT_GE(s.pieces, 1);
+    EXPECT_EQ(s.pieces, 1);
   }
 }
 
@@ -142,7 +138,7 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   EXPECT_EQ(mv.setup().transport, expected) << mv.setup().transport_detail;
   EXPECT_EQ(mv.setup().merge_on_host, o.version != Version::p_opt);
   check_placement(comm, o, mv.setup().placement);
-  check_pieces(comm, o, mv.setup());
+  check_pieces(o, mv.setup());
   if (comm.is_root()) {
     check_cut(a, o, mv.setup());
     libra::test::check_spmv<double, Device, Layout, Rank1>(

@@ -331,33 +331,50 @@ void record_fence(const char* name, std::uint32_t, std::uint64_t*) {
   if (seen_events) seen_events->push_back(std::string("fence ") + name);
 }
 
-TEST(Spmv, CsrTilesAllocateNothingAndDoNotFence) {
-  // A caller's loop of products, or a product cut into pieces that leave for
-  // other GPUs as each is done (libra::dist), queues on the execution space
-  // instance: a fence of every stream would wait for the other pieces' moves.
+TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
+  // A caller that keeps the tiles' coordinates (libra::dist, whose pieces leave
+  // for other GPUs as each is done, where a fence of every stream would wait
+  // for the moves) allocates them on its first call only and never fences.
   const auto a = libra::ref::random(900, 700, 9, 31, 0.3);
   const auto A = libra::test::from_ref<double, int, int, Device>(a);
   Kokkos::View<double*, Device> x("x", a.cols), y("y", a.rows);
   Kokkos::deep_copy(x, 0.5);
-  Kokkos::fence();
   SpmvOptions o = segments(3);  // many tiles: rows cut by their boundaries
   o.tuning.csr_tiles = 1;
+  libra::impl::TileCoords<Device::memory_space> kept;
+  const auto call = [&](double beta) {
+    SpmvPath path;
+    const auto tiles =
+        libra::impl::spmv_csr(Exec(), A.row_map, A.col_idx, A.values, A.num_rows, x, y,
+                              1.0, beta, beta, 0, o.tuning, path, &kept);
+    EXPECT_EQ(path, SpmvPath::csr_tiles);
+    EXPECT_GT(tiles, 10);
+  };
+  call(0.0);
+  Kokkos::fence();
+  const auto* first = kept.view.data();
+  EXPECT_NE(first, nullptr);
   for (double beta : {0.0, 1.0, 2.0}) {
     std::vector<std::string> seen;
     seen_events = &seen;
     Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
     Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
-    libra::spmv(Exec(), 1.0, A, x, beta, y, o);
+    call(beta);
     Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
     Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
     seen_events = nullptr;
     Kokkos::fence();
     for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
   }
-  SpmvStats st;
-  libra::spmv(Exec(), 1.0, A, x, 0.0, y, o, &st);
-  EXPECT_EQ(st.path, SpmvPath::csr_tiles);
-  EXPECT_GT(st.segments, 10u);
+  EXPECT_EQ(kept.view.data(), first);
+  // The same result as the plain call, which takes its coordinates from the
+  // block cache.
+  Kokkos::View<double*, Device> y2("y2", a.rows);
+  libra::spmv(Exec(), 1.0, A, x, 0.0, y2, o);
+  call(0.0);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
+  for (std::int64_t i = 0; i < a.rows; ++i) EXPECT_NEAR(h(i), h2(i), 1e-12) << i;
 }
 
 TEST(Spmv, MatrixFiles) {

@@ -234,8 +234,7 @@ int run_spmv(SpmvArgs args) {
   if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0) {
     throw Failure(exit_usage,
                   "--version, --transport and --pieces choose how MPI ranks share the "
-                  "work; run "
-                  "under an MPI launcher (mpirun -np P libra spmv ...)");
+                  "work; run under an MPI launcher (mpirun -np P libra spmv ...)");
   }
   const std::string& part = args.partition;
   if (!part.empty()) {
@@ -331,8 +330,7 @@ Command add_spmv_command(CLI::App& parent) {
          "Under mpirun, p-opt with pcsr over nccl or mpi: each rank computes its "
          "rows of y in N pieces of equal nonzeros and sends each as soon as it "
          "is computed, overlapping the gather onto rank 0 with the products. 0 "
-         "(default): 4 over NCCL with several ranks and 2^20 nonzeros a part, "
-         "else 1")
+         "(default): 1")
       ->check(CLI::Range(0, 4096));
   add_input_options(*app, args->input);
   app->footer(

@@ -429,13 +429,9 @@ class Spmv {
     const int P = comm_.size();
     int count = options_.pieces;
     if (count == 0) {
+      // One piece: on four H100s (NVLink) more pieces hid the moves but slowed
+      // the products more than they saved (perf_tests/report/h100x4/).
       count = 1;
-      if (comm_.is_root() && setup_.transport == Transport::nccl && P > 1 &&
-          *std::min_element(setup_.part_nnz.begin(), setup_.part_nnz.end()) >=
-              (std::int64_t(1) << 20)) {
-        count = 4;
-      }
-      impl::bcast_bytes(comm_, &count, sizeof(count), 0);
     }
     agreed(comm_, [&] {
       pieces_ = impl::cut_pieces(exec_, part_.offsets, count);
@@ -546,7 +542,7 @@ class Spmv {
     } else {
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
                             xc, y, alpha, S(0), S(0), 0, options_.local.tuning,
-                            times_.path);
+                            times_.path, &tile_coords_);
     }
   }
 
@@ -656,7 +652,8 @@ class Spmv {
     const libra::impl::spmv_const_t<XV> xc = x;
     libra::impl::spmv_csr(exec_, offsets, Kokkos::subview(part_.idx, nz),
                           Kokkos::subview(part_.values, nz), pieces_.lines(c), xc, y,
-                          alpha, S(0), S(0), 0, options_.local.tuning, times_.path);
+                          alpha, S(0), S(0), 0, options_.local.tuning, times_.path,
+                          &tile_coords_);
   }
 
   // The first piece with rows holds the part's first row; where the part shares
@@ -821,9 +818,11 @@ class Spmv {
   std::unique_ptr<impl::Nccl> nccl_;
   std::unique_ptr<impl::Exchange<Exec>> ex_;
   Part part_;
-  impl::Pieces<Off, memory_space> pieces_;              // where y leaves in pieces
-  impl::SideStream<Exec> side_;                         // pieces over NCCL
-  std::vector<MPI_Request> requests_;                   // pieces over MPI
+  impl::Pieces<Off, memory_space> pieces_;  // where y leaves in pieces
+  impl::SideStream<Exec> side_;             // pieces over NCCL
+  std::vector<MPI_Request> requests_;       // pieces over MPI
+  // CSR tiles' coordinates, kept: a product neither allocates nor fences.
+  libra::impl::TileCoords<memory_space> tile_coords_;
   std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
   impl::Cuts cuts_;                                     // root
   std::int64_t K_ = 0;

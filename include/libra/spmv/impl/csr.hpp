@@ -11,7 +11,8 @@ namespace libra::impl {
 
 // Y(y_base + i) = b * Y(y_base + i) + alpha * (A * X)(i) for the `rows` rows of
 // A, b = beta_first on row 0 and beta elsewhere. Sets `path`; returns the
-// segments or tiles.
+// segments or tiles. `kept_coords`: the tiles' coordinates buffer kept by the
+// caller, so that a call (after the first) neither allocates nor fences.
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr(const Exec& exec, const RowMap& row_map, const Index& col_idx,
                       const Values& values, std::int64_t rows, const XView& X,
@@ -19,13 +20,14 @@ std::int64_t spmv_csr(const Exec& exec, const RowMap& row_map, const Index& col_
                       typename YView::non_const_value_type beta,
                       typename YView::non_const_value_type beta_first,
                       std::int64_t y_base, const SpmvOptions::Tuning& tuning,
-                      SpmvPath& path) {
+                      SpmvPath& path,
+                      TileCoords<typename Exec::memory_space>* kept_coords = nullptr) {
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       path = SpmvPath::csr_tiles;
       return spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
-                            beta_first, y_base, tuning.segment_items,
-                            tuning.tile_threads);
+                            beta_first, y_base, tuning.segment_items, tuning.tile_threads,
+                            kept_coords);
     }
   }
   path = SpmvPath::csr_merge_path;

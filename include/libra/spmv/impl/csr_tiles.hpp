@@ -1,13 +1,15 @@
 #pragma once
 // CSR SpMV by merge path in tiles (Merrill and Garland's GPU form), for one
 // right-hand side. The merge path of row ends and nonzeros is cut into tiles of
-// threads x items. A call allocates nothing and does not wait for the device.
-//  1. A row that tile boundaries cut is shared by several tiles, which add
-//     their shares of it with atomics: a first kernel applies beta to it
-//     (y = b * y) at the first boundary inside it. It runs only when beta is
-//     not 1.
-//  2. A team per tile finds its tile's ends on the merge path, reads the tile's nonzeros
-//  and row ends with consecutive
+// threads x items.
+//  1. A first kernel finds every tile boundary's coordinates (in a buffer
+//     from Libra's block cache, whose release fences every stream, or in a
+//     caller's TileCoords kept between calls: then nothing is allocated and
+//     nothing waits after the first call). A row that
+//     boundaries cut is shared by several tiles: the first boundary inside it
+//     applies beta to it there (y = b * y), and every tile adds its share of it
+//     with an atomic.
+//  2. A team per tile reads the tile's nonzeros and row ends with consecutive
 //     threads on consecutive entries (coalesced) into team scratch,
 //     values(p) * x(col(p)) already multiplied. Each thread walks `items` steps
 //     of the path in scratch and writes the rows that end in its steps, keeping
@@ -24,6 +26,7 @@
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
+#include "libra/util/workspace.hpp"
 
 namespace libra::impl {
 
@@ -47,6 +50,14 @@ inline constexpr int tile_gpu_threads = 128;
 inline constexpr std::size_t tile_gpu_scratch_bytes = 14 * 1024;
 template <class Exec>
 using TilePolicy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<tile_gpu_threads, 16>>;
+
+// Tile boundaries' merge-path coordinates kept by a caller between calls (grown
+// when a call needs more; libra::dist's pieces run one after another on one
+// stream and share one).
+template <class Mem>
+struct TileCoords {
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Mem> view;
+};
 
 // Row ends of the tile relative to its first nonzero, read the way
 // merge_path_search reads a row map: ends(k) is where local row k - 1 ends.
@@ -76,6 +87,7 @@ struct SpmvCsrTiles {
   YView Y;
   S alpha, beta, beta_first;
   std::int64_t rows, y_base, items;  // items per thread
+  Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
     const std::size_t tile = static_cast<std::size_t>(threads) * items;
@@ -93,19 +105,10 @@ struct SpmvCsrTiles {
     const std::int64_t t = team.league_rank();
     const int T = team.team_size();
     const int th = team.team_rank();
-    const std::int64_t tile = static_cast<std::int64_t>(T) * items;
-    // The tile's ends, found by every thread alike (the same loads, broadcast):
-    // the end's search is bounded by the tile's length.
-    const std::int64_t nnz_all = static_cast<std::int64_t>(col_idx.extent(0));
-    const std::int64_t total = rows + nnz_all;
-    const std::int64_t da = t * tile < total ? t * tile : total;
-    const std::int64_t db = da + tile < total ? da + tile : total;
-    std::int64_t i0, j0, i1, j1;
-    merge_path_search(row_map, rows, nnz_all, da, i0, j0);
-    const std::int64_t lo = db > nnz_all && db - nnz_all > i0 ? db - nnz_all : i0;
-    const std::int64_t hi = i0 + (db - da) < rows ? i0 + (db - da) : rows;
-    merge_path_search_between(row_map, lo, hi, db, i1, j1);
+    const std::int64_t i0 = coords(t, 0), j0 = coords(t, 1);
+    const std::int64_t i1 = coords(t + 1, 0), j1 = coords(t + 1, 1);
     const std::int64_t nr = i1 - i0, nz = j1 - j0;
+    const std::int64_t tile = static_cast<std::int64_t>(T) * items;
     Ends ends(team.team_scratch(0), tile);
     Sums prod(team.team_scratch(0), tile);
     Sums part(team.team_scratch(0), T);
@@ -199,13 +202,14 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
                             typename YView::non_const_value_type beta,
                             typename YView::non_const_value_type beta_first,
                             std::int64_t y_base, std::int64_t forced_items,
-                            int forced_threads) {
+                            int forced_threads,
+                            TileCoords<typename Exec::memory_space>* kept = nullptr) {
   using S = typename YView::non_const_value_type;
   using mem = typename Exec::memory_space;
   using Kernel = SpmvCsrTiles<Exec, RowMap, Index, Values, XView, YView>;
   const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
   const std::int64_t total = rows + nnz;
-  Kernel k{row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base, 1};
+  Kernel k{row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base, 1, {}};
   const int T = spmv_tile_threads(exec, k, forced_threads);
   std::int64_t items = forced_items > 0 ? forced_items : 8;
   std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
@@ -215,27 +219,44 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
   const std::int64_t tile = T * items;
   const std::int64_t tiles = (total + tile - 1) / tile;
 
-  // Boundaries 1 .. tiles - 1 (the first and the last cut no row).
-  if (beta != S(1) || beta_first != S(1)) {
-    Kokkos::parallel_for(
-        "libra::spmv::csr::cut_rows",
-        light_launch(Kokkos::RangePolicy<Exec>(exec, 1, tiles > 1 ? tiles : 1)),
-        KOKKOS_LAMBDA(const std::int64_t t) {
-          const std::int64_t d = t * tile;
-          std::int64_t i, j;
-          merge_path_search(row_map, rows, nnz, d, i, j);
-          if (i >= rows) return;
-          // Row i begins at diagonal i + row_map(i) of the path. A boundary
-          // strictly inside it (j > row_map(i)) whose previous boundary is not
-          // (d - tile <= that diagonal) is the first: it applies beta to the row.
-          const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-          if (j > begin && d - tile <= i + begin) {
-            const S b = i == 0 ? beta_first : beta;
-            auto& y = Y(y_base + i);
-            y = b == S(0) ? S(0) : b * y;
-          }
-        });
+  // The coordinates from Libra's block cache: no cudaMalloc per call (its free
+  // at the end waits for the kernels, as a cudaFree of a plain view would).
+  Workspace<mem> workspace;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> coords;
+  if (kept) {
+    if (static_cast<std::int64_t>(kept->view.extent(0)) < tiles + 1) {
+      kept->view = {};  // the old one goes first: less memory at the peak
+      kept->view =
+          decltype(kept->view)(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                  "libra::spmv::tile_coords_kept"),
+                               static_cast<std::size_t>(tiles + 1), 2);
+    }
+    coords = kept->view;
+  } else {
+    coords = Temps<mem>(workspace).template view2<std::int64_t>(
+        "libra::spmv::tile_coords", tiles + 1, 2);
   }
+  k.coords = coords;
+  Kokkos::parallel_for(
+      "libra::spmv::csr::tile_coords",
+      light_launch(Kokkos::RangePolicy<Exec>(exec, 0, tiles + 1)),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t d = t * tile < total ? t * tile : total;
+        std::int64_t i, j;
+        merge_path_search(row_map, rows, nnz, d, i, j);
+        coords(t, 0) = i;
+        coords(t, 1) = j;
+        if (i >= rows) return;
+        // Row i begins at diagonal i + row_map(i) of the path. A boundary
+        // strictly inside it (j > row_map(i)) whose previous boundary is not
+        // (d - tile <= that diagonal) is the first: it applies beta to the row.
+        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+        if (j > begin && d - tile <= i + begin) {
+          const S b = i == 0 ? beta_first : beta;
+          auto& y = Y(y_base + i);
+          y = b == S(0) ? S(0) : b * y;
+        }
+      });
   Kokkos::parallel_for(
       "libra::spmv::csr::tiles",
       light_launch(
