@@ -154,7 +154,10 @@ def report(args):
         out.append("")
     out += ["## Per run", "",
             "Times per iteration are medians; compute is the slowest rank's, wait the "
-            "fastest rank's idle time, merge the exchange and merge on rank 0. Partition "
+            "fastest rank's idle time, merge the exchange and merge on rank 0. Where y "
+            "leaves in pieces (p-opt pCSR over NCCL or MPI, `pieces` in the JSON) the "
+            "exchange runs without a barrier: merge is then what rank 0 spends after the "
+            "slowest rank's compute, and wait the spread of the ranks' compute. Partition "
             "and distribute are once per matrix; overheads are relative to one iteration "
             "(partition) and to the iteration (merge).", "",
             "| case | part | version | ranks | iteration ms | compute | wait | merge | "
