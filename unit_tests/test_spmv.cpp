@@ -341,7 +341,7 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   Kokkos::deep_copy(x, 0.5);
   SpmvOptions o = segments(3);  // many tiles: rows cut by their boundaries
   o.tuning.csr_tiles = 1;
-  libra::impl::TileCoords<Device::memory_space> kept;
+  libra::impl::CsrKept<double, Device::memory_space> kept;
   const auto call = [&](double beta) {
     SpmvPath path;
     const auto tiles =
@@ -352,7 +352,7 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   };
   call(0.0);
   Kokkos::fence();
-  const auto* first = kept.view.data();
+  const auto* first = kept.coords.view.data();
   EXPECT_NE(first, nullptr);
   for (double beta : {0.0, 1.0, 2.0}) {
     std::vector<std::string> seen;
@@ -366,7 +366,7 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
     Kokkos::fence();
     for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
   }
-  EXPECT_EQ(kept.view.data(), first);
+  EXPECT_EQ(kept.coords.view.data(), first);
   // The same result as the plain call, which takes its coordinates from the
   // block cache.
   Kokkos::View<double*, Device> y2("y2", a.rows);
@@ -375,6 +375,46 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   const auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
   for (std::int64_t i = 0; i < a.rows; ++i) EXPECT_NEAR(h(i), h2(i), 1e-12) << i;
+}
+
+TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {
+  // Blocks of vectors take the merge path, whose carries a caller may keep too
+  // (grown for more segments or another K).
+  const auto a = libra::ref::random(700, 500, 9, 33, 0.3);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  Kokkos::View<double**, Right, Device> X("X", a.cols, 3), Y("Y", a.rows, 3),
+      Y2("Y2", a.rows, 3);
+  Kokkos::deep_copy(X, 0.25);
+  const SpmvOptions o = segments(4);  // many segments: carries on cut rows
+  libra::impl::CsrKept<double, Device::memory_space> kept;
+  const auto call = [&](double beta) {
+    SpmvPath path;
+    const auto n =
+        libra::impl::spmv_csr(Exec(), A.row_map, A.col_idx, A.values, A.num_rows, X, Y,
+                              1.0, beta, beta, 0, o.tuning, path, &kept);
+    EXPECT_EQ(path, SpmvPath::csr_merge_path);
+    EXPECT_GT(n, 10);
+  };
+  call(0.0);
+  Kokkos::fence();
+  const auto* first = kept.carries.carry.data();
+  EXPECT_NE(first, nullptr);
+  EXPECT_EQ(kept.carries.carry.extent(1), 3u);
+  std::vector<std::string> seen;
+  seen_events = &seen;
+  Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
+  call(2.0);
+  call(0.0);
+  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+  seen_events = nullptr;
+  Kokkos::fence();
+  for (const auto& e : seen) ADD_FAILURE() << e;
+  EXPECT_EQ(kept.carries.carry.data(), first);
+  libra::spmv(Exec(), 1.0, A, X, 0.0, Y2, o);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  const auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y2);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(h(i, k), h2(i, k), 1e-12) << i << ", " << k;
 }
 
 TEST(Spmv, MatrixFiles) {

@@ -542,7 +542,7 @@ class Spmv {
     } else {
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
                             xc, y, alpha, S(0), S(0), 0, options_.local.tuning,
-                            times_.path, &tile_coords_);
+                            times_.path, &kept_);
     }
   }
 
@@ -653,7 +653,7 @@ class Spmv {
     libra::impl::spmv_csr(exec_, offsets, Kokkos::subview(part_.idx, nz),
                           Kokkos::subview(part_.values, nz), pieces_.lines(c), xc, y,
                           alpha, S(0), S(0), 0, options_.local.tuning, times_.path,
-                          &tile_coords_);
+                          &kept_);
   }
 
   // The first piece with rows holds the part's first row; where the part shares
@@ -821,8 +821,8 @@ class Spmv {
   impl::Pieces<Off, memory_space> pieces_;  // where y leaves in pieces
   impl::SideStream<Exec> side_;             // pieces over NCCL
   std::vector<MPI_Request> requests_;       // pieces over MPI
-  // CSR tiles' coordinates, kept: a product neither allocates nor fences.
-  libra::impl::TileCoords<memory_space> tile_coords_;
+  // The CSR kernels' temporaries, kept: a product neither allocates nor fences.
+  libra::impl::CsrKept<S, memory_space> kept_;
   std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
   impl::Cuts cuts_;                                     // root
   std::int64_t K_ = 0;

@@ -9,30 +9,38 @@
 
 namespace libra::impl {
 
+// The temporaries of spmv_csr that a caller keeps between calls (libra::dist):
+// a call after the first then neither allocates nor fences.
+template <class S, class Mem>
+struct CsrKept {
+  TileCoords<Mem> coords;
+  MergePathCarries<S, Mem> carries;
+};
+
 // Y(y_base + i) = b * Y(y_base + i) + alpha * (A * X)(i) for the `rows` rows of
 // A, b = beta_first on row 0 and beta elsewhere. Sets `path`; returns the
-// segments or tiles. `kept_coords`: the tiles' coordinates buffer kept by the
-// caller, so that a call (after the first) neither allocates nor fences.
+// segments or tiles. `kept`: temporaries kept by the caller between calls.
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
-std::int64_t spmv_csr(const Exec& exec, const RowMap& row_map, const Index& col_idx,
-                      const Values& values, std::int64_t rows, const XView& X,
-                      const YView& Y, typename YView::non_const_value_type alpha,
-                      typename YView::non_const_value_type beta,
-                      typename YView::non_const_value_type beta_first,
-                      std::int64_t y_base, const SpmvOptions::Tuning& tuning,
-                      SpmvPath& path,
-                      TileCoords<typename Exec::memory_space>* kept_coords = nullptr) {
+std::int64_t spmv_csr(
+    const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
+    std::int64_t rows, const XView& X, const YView& Y,
+    typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+    typename YView::non_const_value_type beta_first, std::int64_t y_base,
+    const SpmvOptions::Tuning& tuning, SpmvPath& path,
+    CsrKept<typename YView::non_const_value_type, typename Exec::memory_space>* kept =
+        nullptr) {
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       path = SpmvPath::csr_tiles;
       return spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
                             beta_first, y_base, tuning.segment_items, tuning.tile_threads,
-                            kept_coords);
+                            kept ? &kept->coords : nullptr);
     }
   }
   path = SpmvPath::csr_merge_path;
   return spmv_csr_merge_path(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
-                             beta_first, y_base, tuning.segment_items);
+                             beta_first, y_base, tuning.segment_items,
+                             kept ? &kept->carries : nullptr);
 }
 
 }  // namespace libra::impl

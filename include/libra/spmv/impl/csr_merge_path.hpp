@@ -15,6 +15,15 @@
 
 namespace libra::impl {
 
+// The carries kept by a caller between calls (grown when a call needs more
+// segments or another K), so that a call after the first allocates nothing: a
+// cudaFree of a per-call temporary would wait for the whole device.
+template <class S, class Mem>
+struct MergePathCarries {
+  Kokkos::View<S**, Kokkos::LayoutRight, Mem> carry;
+  Kokkos::View<std::int64_t*, Mem> carry_row;
+};
+
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 struct SpmvCsrMergePath {
   using S = typename YView::non_const_value_type;
@@ -86,13 +95,14 @@ struct SpmvCarryFix {
 
 // Returns the number of segments.
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
-std::int64_t spmv_csr_merge_path(const Exec& exec, const RowMap& row_map,
-                                 const Index& col_idx, const Values& values,
-                                 std::int64_t rows, const XView& X, const YView& Y,
-                                 typename YView::non_const_value_type alpha,
-                                 typename YView::non_const_value_type beta,
-                                 typename YView::non_const_value_type beta_first,
-                                 std::int64_t y_base, std::int64_t forced_items) {
+std::int64_t spmv_csr_merge_path(
+    const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
+    std::int64_t rows, const XView& X, const YView& Y,
+    typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+    typename YView::non_const_value_type beta_first, std::int64_t y_base,
+    std::int64_t forced_items,
+    MergePathCarries<typename YView::non_const_value_type, typename Exec::memory_space>*
+        kept = nullptr) {
   using S = typename YView::non_const_value_type;
   using mem = typename Exec::memory_space;
   const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
@@ -100,12 +110,20 @@ std::int64_t spmv_csr_merge_path(const Exec& exec, const RowMap& row_map,
   const std::int64_t total = rows + nnz;
   const std::int64_t items = spmv_segment_items(exec, total, K, forced_items);
   const std::int64_t segments = (total + items - 1) / items;
-  Kokkos::View<S**, Kokkos::LayoutRight, mem> carry(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry"),
-      static_cast<std::size_t>(segments), static_cast<std::size_t>(K));
-  Kokkos::View<std::int64_t*, mem> carry_row(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry_row"),
-      static_cast<std::size_t>(segments));
+  MergePathCarries<S, mem> own;
+  MergePathCarries<S, mem>& c = kept ? *kept : own;
+  if (static_cast<std::int64_t>(c.carry_row.extent(0)) < segments ||
+      static_cast<std::int64_t>(c.carry.extent(1)) != K) {
+    c = {};  // the old ones go first: less memory at the peak
+    c.carry = decltype(c.carry)(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry"),
+        static_cast<std::size_t>(segments), static_cast<std::size_t>(K));
+    c.carry_row = decltype(c.carry_row)(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::carry_row"),
+        static_cast<std::size_t>(segments));
+  }
+  const auto carry = c.carry;
+  const auto carry_row = c.carry_row;
   Kokkos::parallel_for("libra::spmv::csr::merge_path",
                        Kokkos::RangePolicy<Exec>(exec, 0, segments),
                        SpmvCsrMergePath<Exec, RowMap, Index, Values, XView, YView>{
