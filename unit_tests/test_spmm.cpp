@@ -19,6 +19,7 @@
 #include "support/compare.hpp"
 #include "support/matrix_files.hpp"
 #include "support/test_space.hpp"
+#include "support/tool_events.hpp"
 
 namespace spmm_test {
 
@@ -319,16 +320,6 @@ TEST(Spmm, LayoutLeftXCopiedRowMajor) {
   }
 }
 
-// Allocations and fences seen by Kokkos Tools during one call.
-std::vector<std::string>* seen_events = nullptr;
-void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,
-                       std::uint64_t) {
-  if (seen_events) seen_events->push_back(std::string("allocation ") + label);
-}
-void record_fence(const char* name, std::uint32_t, std::uint64_t*) {
-  if (seen_events) seen_events->push_back(std::string("fence ") + name);
-}
-
 TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
   // No temporaries and no synchronisation: a caller's loop of products queues
   // on the execution space instance (the staged kernel still allocates).
@@ -338,33 +329,23 @@ TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
   Kokkos::deep_copy(X, 0.5);
   Kokkos::fence();
   for (double beta : {0.0, 1.0, 2.0}) {
-    std::vector<std::string> seen;
-    seen_events = &seen;
-    Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
-    Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
+    libra::test::ToolEvents events;
     SpmmOptions o = team_kernel(SpmmStaging::off, 16);
     o.tuning.count_in_stats = false;
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o);
     SpmmStats stats;  // stats without counts: no synchronisation either
     libra::spmm(Exec(), A, X, Y, 1.0, beta, o, &stats);
-    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
-    Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
-    seen_events = nullptr;
+    for (const auto& e : events.stop()) ADD_FAILURE() << "beta " << beta << ": " << e;
     Kokkos::fence();
-    for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
     EXPECT_STREQ(libra::to_string(stats.path), "team_panels");
     EXPECT_GT(stats.panels, 1u);
     EXPECT_EQ(stats.carries, 0u);  // not counted
   }
   // The callbacks do see what the staged kernel allocates.
-  std::vector<std::string> seen;
-  seen_events = &seen;
-  Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
+  libra::test::ToolEvents events(libra::test::ToolEvents::allocations);
   libra::spmm(Exec(), A, X, Y, 1.0, 0.0, team_kernel(SpmmStaging::on, 256));
-  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
-  seen_events = nullptr;
+  EXPECT_FALSE(events.stop().empty());
   Kokkos::fence();
-  EXPECT_FALSE(seen.empty());
 }
 
 TEST(Spmm, KokkosCrsMatrixAndShapeErrors) {

@@ -21,6 +21,7 @@
 #include "support/matrix_files.hpp"
 #include "support/spmv_check.hpp"
 #include "support/test_space.hpp"
+#include "support/tool_events.hpp"
 
 namespace spmv_test {
 
@@ -321,16 +322,6 @@ TEST(Spmv, KokkosCrsMatrixAndShapes) {
   EXPECT_THROW(libra::spmv(Exec(), 1.0, parts[1], wrong, 0.0, y), libra::ShapeError);
 }
 
-// Allocations and fences seen by Kokkos Tools during one call.
-std::vector<std::string>* seen_events = nullptr;
-void record_allocation(Kokkos::Tools::SpaceHandle, const char* label, const void*,
-                       std::uint64_t) {
-  if (seen_events) seen_events->push_back(std::string("allocation ") + label);
-}
-void record_fence(const char* name, std::uint32_t, std::uint64_t*) {
-  if (seen_events) seen_events->push_back(std::string("fence ") + name);
-}
-
 TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   // A caller that keeps the tiles' coordinates (libra::dist, whose pieces leave
   // for other GPUs as each is done, where a fence of every stream would wait
@@ -355,16 +346,10 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   const auto* first = kept.coords.view.data();
   EXPECT_NE(first, nullptr);
   for (double beta : {0.0, 1.0, 2.0}) {
-    std::vector<std::string> seen;
-    seen_events = &seen;
-    Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
-    Kokkos::Tools::Experimental::set_begin_fence_callback(record_fence);
+    libra::test::ToolEvents events;
     call(beta);
-    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
-    Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
-    seen_events = nullptr;
+    for (const auto& e : events.stop()) ADD_FAILURE() << "beta " << beta << ": " << e;
     Kokkos::fence();
-    for (const auto& e : seen) ADD_FAILURE() << "beta " << beta << ": " << e;
   }
   EXPECT_EQ(kept.coords.view.data(), first);
   // The same result as the plain call, which takes its coordinates from the
@@ -400,15 +385,13 @@ TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {
   const auto* first = kept.carries.carry.data();
   EXPECT_NE(first, nullptr);
   EXPECT_EQ(kept.carries.carry.extent(1), 3u);
-  std::vector<std::string> seen;
-  seen_events = &seen;
-  Kokkos::Tools::Experimental::set_allocate_data_callback(record_allocation);
-  call(2.0);
-  call(0.0);
-  Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
-  seen_events = nullptr;
+  {
+    libra::test::ToolEvents events(libra::test::ToolEvents::allocations);
+    call(2.0);
+    call(0.0);
+    for (const auto& e : events.stop()) ADD_FAILURE() << e;
+  }
   Kokkos::fence();
-  for (const auto& e : seen) ADD_FAILURE() << e;
   EXPECT_EQ(kept.carries.carry.data(), first);
   libra::spmv(Exec(), 1.0, A, X, 0.0, Y2, o);
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);

@@ -427,12 +427,9 @@ class Spmv {
   void plan_pieces() {
     if (!pieces_possible()) return;
     const int P = comm_.size();
-    int count = options_.pieces;
-    if (count == 0) {
-      // One piece: on four H100s (NVLink) more pieces hid the moves but slowed
-      // the products more than they saved (perf_tests/report/h100x4/).
-      count = 1;
-    }
+    // Automatic is one piece: on four H100s (NVLink) more pieces hid the moves
+    // but slowed the products more than they saved (perf_tests/report/h100x4/).
+    const int count = options_.pieces > 0 ? options_.pieces : 1;
     agreed(comm_, [&] {
       pieces_ = impl::cut_pieces(exec_, part_.offsets, count);
       if (count > 1) part_.offsets = {};  // the pieces' own offsets replace them
@@ -480,7 +477,7 @@ class Spmv {
     const auto n = static_cast<std::size_t>(setup_.cols);
     const auto lines = static_cast<std::size_t>(part_.lines());
     x_ = Block(noinit("libra::dist::x"), rows_based() ? n : lines, k);
-    // In pieces the root computes its rows straight into `gathered_`.
+    // In pieces the root computes its rows straight into y or `gathered_`.
     const bool own_rows_gathered = setup_.pieces > 0 && comm_.is_root();
     ybuf_ = Block(noinit("libra::dist::partial_y"),
                   own_rows_gathered ? 0

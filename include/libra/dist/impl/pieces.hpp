@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "libra/algorithms/search.hpp"
+
 namespace libra::dist::impl {
 
 template <class Off, class Mem>
@@ -40,16 +42,10 @@ Pieces<Off, Mem> cut_pieces(const Exec& exec, const Kokkos::View<Off*, Mem>& off
       KOKKOS_LAMBDA(const std::int64_t c) {
         const std::int64_t N = static_cast<std::int64_t>(offsets(L));
         const std::int64_t target = N / count * c + N % count * c / count;
-        std::int64_t lo = 0, hi = L;  // the first line e with offsets(e) >= target
-        while (lo < hi) {
-          const std::int64_t mid = lo + (hi - lo) / 2;
-          if (static_cast<std::int64_t>(offsets(mid)) < target) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
-        if (c == count) lo = L;
+        // The first line whose offset reaches the target.
+        const std::int64_t lo =
+            c == count ? L
+                       : libra::impl::lower_bound_in<std::int64_t>(offsets, 0, L, target);
         bounds(c, 0) = lo;
         bounds(c, 1) = static_cast<std::int64_t>(offsets(lo));
       });

@@ -7,6 +7,7 @@
 
 #include "libra/algorithms/radix_sort.hpp"
 #include "libra/algorithms/scan.hpp"
+#include "libra/algorithms/search.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -45,16 +46,10 @@ struct OffsetsFromSortedOp {
   OffsetView offsets;
   std::size_t nnz;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
-    std::size_t lo = 0, hi = nnz;  // first entry with major >= i
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (static_cast<std::size_t>(sorted_major(mid)) < i) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    offsets(i) = static_cast<typename OffsetView::non_const_value_type>(lo);
+    // The first entry with major >= i.
+    const std::int64_t first =
+        lower_bound_in<std::size_t>(sorted_major, 0, static_cast<std::int64_t>(nnz), i);
+    offsets(i) = static_cast<typename OffsetView::non_const_value_type>(first);
   }
 };
 
