@@ -27,7 +27,8 @@
 // fill_bitmap_slots and group_spread_entries in every Libra case (to measure
 // their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
-// and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products;
+// and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
+// LIBRA_BENCH_SIDE_BY_SIDE=0 turns tuning.side_by_side off;
 // LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
 // LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
 // lbGEMM's two kinds of chunks); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's
@@ -254,6 +255,9 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_PRODUCTS")) {
       options_.tuning.host_sort_products = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SIDE_BY_SIDE")) {
+      options_.tuning.side_by_side = *v != 0;
     }
     if (const auto v = env_int("LIBRA_BENCH_MEMORY_BUDGET_MB")) {
       options_.memory_budget = static_cast<std::size_t>(*v) << 20;

@@ -394,6 +394,49 @@ TYPED_TEST(SpgemmPanel, BinnedPathWalksGroupsTeamsAndSpill) {
   }
 }
 
+// The bins' launches run side by side on CUDA (Tuning::side_by_side), every
+// launch of both phases, the global bin's bitmap in scratch among them; with a
+// bitmap in global memory (200,000 columns, a small scratch) that launch runs
+// after them on the caller's instance. Elsewhere, and when turned off, they run
+// one after another. Same products either way.
+TYPED_TEST(SpgemmPanel, BinsRunSideBySideOnGpus) {
+  using libra::ref::random;
+  const auto a0 = random(700, 2000, 8, 41, 0.0);
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < a0.rows; ++i) {
+    for (auto e = a0.ptr[i]; e < a0.ptr[i + 1]; ++e)
+      t.emplace_back(i, a0.col[e], a0.val[e]);
+  }
+  for (std::int64_t j = 0; j < 1800; j += 1) t.emplace_back(3, j, 0.75);  // a long row
+  const auto a = libra::ref::from_triplets(a0.rows, a0.cols, t);
+  const auto narrow = random(2000, 9000, 20, 42, 0.0);
+  const auto wide = random(2000, 200000, 20, 43, 0.0);
+  constexpr bool lanes = libra::impl::is_cuda_space<Exec>;
+  for (const bool side_by_side : {true, false}) {
+    for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+      for (const bool in_scratch : {true, false}) {
+        SCOPED_TRACE(std::string(side_by_side ? "side by side" : "in a row") +
+                     (calls == Calls::one_shot ? ", one shot" : ", two phases") +
+                     (in_scratch ? ", bitmap in scratch" : ", bitmap in memory"));
+        auto o = binned();
+        o.tuning.side_by_side = side_by_side;
+        if (!in_scratch) o.tuning.scratch_bytes = 8192;
+        const auto st = check_product<TypeParam>(a, in_scratch ? narrow : wide, o, calls);
+        EXPECT_GT(st.paths.thread_groups, 0u);
+        EXPECT_GT(st.paths.bitmap, 0u);
+        EXPECT_EQ(st.paths.bitmap_in_scratch, in_scratch ? st.paths.bitmap : 0u);
+        if (lanes && side_by_side) {
+          // At least the count's group bins; never more than all the launches.
+          EXPECT_GE(st.paths.side_by_side, 2u);
+          EXPECT_LE(st.paths.side_by_side, 3u * libra::impl::panel_bins);
+        } else {
+          EXPECT_EQ(st.paths.side_by_side, 0u);
+        }
+      }
+    }
+  }
+}
+
 // Team rows of the fill pass take the bitmap over C's columns instead of sorting
 // their tables when Tuning::fill_bitmap_slots allows: with 1 every team row whose
 // bitmap fits scratch does, with -1 none does, in one call and in two phases.

@@ -57,6 +57,21 @@ void cuda_event_destroy(void* event) noexcept {
 void cuda_event_wait(void* event) {
   check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize");
 }
+void* cuda_order_event_create() {
+  cudaEvent_t e = nullptr;
+  check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+  return e;
+}
+void cuda_event_record_on(void* event, void* stream) {
+  check(
+      cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)),
+      "cudaEventRecord");
+}
+void cuda_stream_wait(void* waiter, void* event) {
+  check(cudaStreamWaitEvent(static_cast<cudaStream_t>(waiter),
+                            static_cast<cudaEvent_t>(event), 0),
+        "cudaStreamWaitEvent");
+}
 #else
 namespace {
 [[noreturn]] void no_cuda() {
@@ -78,6 +93,15 @@ double cuda_event_seconds(void*, void*) {
 }
 void cuda_event_destroy(void*) noexcept {}
 void cuda_event_wait(void*) {
+  no_cuda();
+}
+void* cuda_order_event_create() {
+  no_cuda();
+}
+void cuda_event_record_on(void*, void*) {
+  no_cuda();
+}
+void cuda_stream_wait(void*, void*) {
   no_cuda();
 }
 #endif

@@ -26,6 +26,11 @@ void* cuda_event_record(void* stream);
 double cuda_event_seconds(void* begin, void* end);
 void cuda_event_destroy(void* event) noexcept;
 void cuda_event_wait(void* event);
+// An event for ordering only (no timing), recorded and waited for by the next two.
+void* cuda_order_event_create();
+void cuda_event_record_on(void* event, void* stream);
+// `waiter` runs what is queued on it next only after the work `event` recorded.
+void cuda_stream_wait(void* waiter, void* event);
 
 // Lets the calling thread run on any CPU the process may use
 // (src/core/thread_binding.cpp). A std::thread inherits its creator's binding,
@@ -62,6 +67,7 @@ using StagingSpace = typename StagingSpaceOf<Exec>::type;
 template <class Exec>
 class DeviceLanes {
  public:
+  using exec_type = Exec;
   explicit DeviceLanes(const Exec& exec) : compute(exec), up(exec), down(exec) {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (is_cuda_space<Exec>) {
@@ -84,6 +90,10 @@ class DeviceLanes {
     }
 #endif
   }
+  // Before the cache hands them to another caller: their copies are done.
+  void settle() const noexcept {
+    fence_all();
+  }
   void fence_all() const noexcept {
     try {
       compute.fence();
@@ -99,18 +109,21 @@ class DeviceLanes {
   void* streams_[3] = {nullptr, nullptr, nullptr};
 };
 
-// Lanes kept between calls: three CUDA streams and their Kokkos instances cost
+// Lanes kept between calls: CUDA streams and their Kokkos instances cost
 // milliseconds to make and to free (each instance allocates and frees its own
 // scratch, and a cudaFree synchronises the device). A lease takes a set (or
 // makes one) and gives it back; the cache frees them before Kokkos finalizes.
-template <class Exec>
+// Lanes: DeviceLanes or KernelLanes (kernel_lanes.hpp), made from an Exec and
+// settled (settle()) before another caller may take them.
+template <class Lanes>
 class LanesCache {
  public:
+  using Exec = typename Lanes::exec_type;
   static LanesCache& instance() {
     static LanesCache* cache = new LanesCache;  // outlives static destruction order
     return *cache;
   }
-  std::unique_ptr<DeviceLanes<Exec>> take(const Exec& exec) {
+  std::unique_ptr<Lanes> take(const Exec& exec) {
     const int id = device_of(exec);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -130,10 +143,10 @@ class LanesCache {
         }
       }
     }
-    return std::make_unique<DeviceLanes<Exec>>(exec);
+    return std::make_unique<Lanes>(exec);
   }
-  void give(const Exec& exec, std::unique_ptr<DeviceLanes<Exec>> lanes) {
-    lanes->fence_all();
+  void give(const Exec& exec, std::unique_ptr<Lanes> lanes) {
+    lanes->settle();
     std::lock_guard<std::mutex> lock(mutex_);
     free_.emplace_back(device_of(exec), std::move(lanes));
   }
@@ -148,18 +161,18 @@ class LanesCache {
   }
   std::mutex mutex_;
   bool hooked_ = false;
-  std::vector<std::pair<int, std::unique_ptr<DeviceLanes<Exec>>>> free_;
+  std::vector<std::pair<int, std::unique_ptr<Lanes>>> free_;
 };
 
-// Lanes on CUDA come from the cache; elsewhere they are copies of `exec`.
-template <class Exec>
+// Lanes on CUDA come from the cache; elsewhere they are made for the lease.
+template <class Exec, class Lanes = DeviceLanes<Exec>>
 class LanesLease {
  public:
   explicit LanesLease(const Exec& exec) : exec_(exec) {
     if constexpr (is_cuda_space<Exec>) {
-      lanes_ = LanesCache<Exec>::instance().take(exec);
+      lanes_ = LanesCache<Lanes>::instance().take(exec);
     } else {
-      lanes_ = std::make_unique<DeviceLanes<Exec>>(exec);
+      lanes_ = std::make_unique<Lanes>(exec);
     }
   }
   LanesLease(const LanesLease&) = delete;
@@ -167,16 +180,16 @@ class LanesLease {
   ~LanesLease() {
     if constexpr (is_cuda_space<Exec>) {
       try {
-        LanesCache<Exec>::instance().give(exec_, std::move(lanes_));
+        LanesCache<Lanes>::instance().give(exec_, std::move(lanes_));
       } catch (...) {
       }
     }
   }
-  DeviceLanes<Exec>& operator*() { return *lanes_; }
+  Lanes& operator*() const { return *lanes_; }
 
  private:
   Exec exec_;
-  std::unique_ptr<DeviceLanes<Exec>> lanes_;
+  std::unique_ptr<Lanes> lanes_;
 };
 
 // Total seconds the copies between begin() and end() took on their instance:

@@ -58,6 +58,11 @@ struct SpgemmOptions {
     // accumulators when the budget allows them (true), or atomics straight into
     // C's values (false: what runs when dense arrays do not fit).
     bool dense_long_rows = true;
+    // GPUs: the binned path's launches for different bins (a few thousand
+    // short rows each, which leave most of the device idle) run side by side on
+    // streams of their own (core/kernel_lanes.hpp); false: one after another on
+    // the caller's instance.
+    bool side_by_side = true;
     // Threads per team when a host space runs the GPU-style kernels
     // (dense_accumulator = false); 0 = 1. Lets host tests run the team sorts,
     // barriers and scratch atomics that GPU teams use.
@@ -183,6 +188,9 @@ struct SpgemmPathCounts {
   // narrow enough for a value per column beside the bitmap): one sweep of the
   // products fewer than summing at positions in C's row.
   std::uint64_t bitmap_values_by_column = 0;
+  // Launches of the binned path (a bin's kernel) that ran on a lane of their
+  // own beside others (GPUs, Tuning::side_by_side).
+  std::uint64_t side_by_side = 0;
   // Rows of A of one-shot products that took the small path, and rows that did
   // not fit its tables (which sent the product to the binned path).
   std::uint64_t small = 0;

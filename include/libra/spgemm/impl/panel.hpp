@@ -13,6 +13,7 @@
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
+#include "libra/core/kernel_lanes.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
 #include "libra/spgemm/impl/acc_hash_numeric.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
@@ -82,10 +83,25 @@ void launch_hash_bin(
                      F::scratch_bytes(bin.table, groups), f);
 }
 
+// A bin's expected work, which orders its launch among the others: its rows
+// times the most products a row of it has (the rows past the scratch bins:
+// twice the last one's).
+template <class Shape>
+std::uint64_t bin_work(const Shape& shape, int b, std::size_t rows) {
+  const int last = shape.group_bins + shape.team_bins;
+  const std::uint64_t most =
+      b <= last ? shape.bin[b].max_products
+                : 2 * std::max<std::uint64_t>(1, shape.bin[last].max_products);
+  return static_cast<std::uint64_t>(rows) * std::max<std::uint64_t>(1, most);
+}
+
 // Symbolic, binned (GPU spaces, and host spaces without dense accumulators):
 // count (Fill = false) or fill (true) every bin. With `c_val` (one-shot
 // products) the fill pass also makes C's values where its accumulator can: the
 // group bins, the team bins whose tables hold values, and the bitmap spill.
+// The bins' launches run side by side (ConcurrentKernels), heaviest first; a
+// bitmap in global memory (C too wide for scratch) runs after them on `exec`,
+// as its temporaries are released in stream order.
 template <bool Fill, class Exec, class Plan, class Csr, class Bins>
 void panel_symbolic_bins(
     const Exec& exec, Plan& plan, const Csr& A, const Csr& B, const Bins& bins,
@@ -99,9 +115,20 @@ void panel_symbolic_bins(
   const auto rp = row_products<Exec>(A, B, plan.spread_entries);
   const bool values = Fill && c_val.extent(0) > 0;
   const int last = shape.group_bins + shape.team_bins;
-  for (int b = 1; b <= last; ++b) {
+  // The fill pass's team rows sent to the bitmap (bitmap_fill_bin) follow the
+  // global bin's rows: one launch takes both.
+  const int global = shape.global_bin();
+  const std::size_t routed = Fill ? bins.size(shape.bitmap_fill_bin()) : 0;
+  const std::size_t big = bins.size(global) + routed;
+  const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
+  const std::size_t first = bins.begin[global];
+  const char* big_label = !Fill    ? "libra::spgemm::panel::count_bitmap"
+                          : values ? "libra::spgemm::panel::fill_bitmap_values"
+                                   : "libra::spgemm::panel::fill_bitmap";
+
+  // A scratch bin's launch.
+  const auto launch_bin = [&](const Exec& on, int b) {
     const std::size_t rows = bins.size(b);
-    if (rows == 0) continue;
     if (!Fill) {
       paths.hash_in_scratch += rows;
       if (b <= shape.group_bins) {
@@ -115,66 +142,49 @@ void panel_symbolic_bins(
       if (values && b <= shape.group_bins + shape.values_team_bins) {
         paths.values_in_fill += rows;
         launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, true, true>>(
-            exec, "libra::spgemm::panel::fill_hash_values", PanelPhase::fill_values, plan,
+            on, "libra::spgemm::panel::fill_hash_values", PanelPhase::fill_values, plan,
             rp, bins, b, unique, c_val);
-        continue;
+        return;
       }
     }
     launch_hash_bin<HashRowsInScratch<Exec, S, O, Off, Fill>>(
-        exec,
-        Fill ? "libra::spgemm::panel::fill_hash" : "libra::spgemm::panel::count_hash",
+        on, Fill ? "libra::spgemm::panel::fill_hash" : "libra::spgemm::panel::count_hash",
         Fill ? PanelPhase::fill : PanelPhase::count, plan, rp, bins, b, unique,
         typename Csr::values_type());
-  }
-  // The fill pass's team rows sent to the bitmap (bitmap_fill_bin) follow the
-  // global bin's rows: one launch takes both.
-  const std::size_t routed = Fill ? bins.size(shape.bitmap_fill_bin()) : 0;
-  const std::size_t big = bins.size(shape.global_bin()) + routed;
-  if (big == 0) return;
-  if (!Fill) paths.bitmap += big;
-  if (values) paths.values_in_fill += big;
-  if (Fill) paths.bitmap_fill += big;
-  paths.bitmap_fill_team += routed;
-  if (values) {
-    paths.bitmap_values_in_place +=
-        bins.weight[shape.global_bin()] + bins.weight[shape.bitmap_fill_bin()];
-    if (shape.bitmap_by_column) paths.bitmap_values_by_column += big;
-  }
-  const std::size_t words = (static_cast<std::size_t>(plan.num_cols) + 63) / 64;
-  const std::size_t first = bins.begin[shape.global_bin()];
-  const auto run = [&](auto kind) {
+  };
+
+  // The rows too long for the scratch bins, with the bitmap in team scratch.
+  const auto launch_big_in_scratch = [&](const Exec& on, auto kind) {
     using F = typename decltype(kind)::type;
-    const char* label = !Fill    ? "libra::spgemm::panel::count_bitmap"
-                        : values ? "libra::spgemm::panel::fill_bitmap_values"
-                                 : "libra::spgemm::panel::fill_bitmap";
-    // In team scratch when C's columns fit it, else one global bitmap per team.
-    if (bitmap_in_scratch<F>(plan)) {
-      if (!Fill) paths.bitmap_in_scratch += big;
-      const int scratch_words = static_cast<int>(words);
-      F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
-          plan.c.col, scratch_words, c_val, {}};
-      // The scratch left beside the bitmap sums the values of rows that fit.
-      if (values) {
-        f.value_slots = shape.bitmap_value_slots;
-        f.by_column = shape.bitmap_by_column;
-      }
-      const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
-      const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words, f.value_slots));
-      int threads = shape.global_threads;
-      if constexpr (LaunchTraits<Exec>::is_gpu) {
-        // Few long rows would leave most of the device idle: wider teams, while
-        // the rows still fill the device (more threads on one bitmap contend).
-        const int widest = std::min(1024, widest_team<Exec>(exec, league, bytes, f));
-        const auto device = static_cast<std::size_t>(exec.concurrency());
-        while (threads * 2 <= widest && big * threads * 2 <= device) {
-          threads *= 2;  // a power of two: team scans want one
-        }
-        while (threads > 32 && threads > widest) threads /= 2;
-      }
-      Kokkos::TeamPolicy<Exec> policy(exec, league, threads);
-      Kokkos::parallel_for(label, light_launch(policy.set_scratch_size(0, bytes)), f);
-      return;
+    paths.bitmap_in_scratch += Fill ? 0 : big;
+    const int scratch_words = static_cast<int>(words);
+    F f{rp,         bins.rows,     first, big, {}, unique, plan.c.row_map,
+        plan.c.col, scratch_words, c_val, {}};
+    // The scratch left beside the bitmap sums the values of rows that fit.
+    if (values) {
+      f.value_slots = shape.bitmap_value_slots;
+      f.by_column = shape.bitmap_by_column;
     }
+    const int league = static_cast<int>(std::min<std::size_t>(big, 1 << 16));
+    const auto bytes = Kokkos::PerTeam(F::scratch_bytes(scratch_words, f.value_slots));
+    int threads = shape.global_threads;
+    if constexpr (LaunchTraits<Exec>::is_gpu) {
+      // Few long rows would leave most of the device idle: wider teams, while
+      // the rows still fill the device (more threads on one bitmap contend).
+      const int widest = std::min(1024, widest_team<Exec>(on, league, bytes, f));
+      const auto device = static_cast<std::size_t>(on.concurrency());
+      while (threads * 2 <= widest && big * threads * 2 <= device) {
+        threads *= 2;  // a power of two: team scans want one
+      }
+      while (threads > 32 && threads > widest) threads /= 2;
+    }
+    Kokkos::TeamPolicy<Exec> policy(on, league, threads);
+    Kokkos::parallel_for(big_label, light_launch(policy.set_scratch_size(0, bytes)), f);
+  };
+
+  // The same rows with one bitmap per team in global memory.
+  const auto launch_big_in_memory = [&](auto kind) {
+    using F = typename decltype(kind)::type;
     const std::size_t per_slot = words * (values ? 12 : 8) + 1;
     const std::size_t slots = std::max<std::size_t>(
         1, std::min<std::size_t>({big, LaunchTraits<Exec>::concurrent_workers(exec),
@@ -195,15 +205,52 @@ void panel_symbolic_bins(
         fitted_team(exec, static_cast<int>(slots), F::scratch_bytes(0),
                     shape.global_threads, f));
     Kokkos::parallel_for(
-        label,
+        big_label,
         light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(0)))),
         f);
   };
-  if (values) {
-    run(type_tag<BitmapRows<Exec, S, O, Off, true, true>>{});
-  } else {
-    run(type_tag<BitmapRows<Exec, S, O, Off, Fill>>{});
+
+  // Calls run(tag of the bitmap kernel) for the rows past the scratch bins.
+  const auto with_bitmap_kind = [&](const auto& run) {
+    if (values) {
+      run(type_tag<BitmapRows<Exec, S, O, Off, true, true>>{});
+    } else {
+      run(type_tag<BitmapRows<Exec, S, O, Off, Fill>>{});
+    }
+  };
+  bool big_in_scratch = false;
+  with_bitmap_kind([&](auto kind) {
+    big_in_scratch = bitmap_in_scratch<typename decltype(kind)::type>(plan);
+  });
+  if (big > 0) {
+    if (!Fill) paths.bitmap += big;
+    if (values) paths.values_in_fill += big;
+    if (Fill) paths.bitmap_fill += big;
+    paths.bitmap_fill_team += routed;
+    if (values) {
+      paths.bitmap_values_in_place +=
+          bins.weight[global] + bins.weight[shape.bitmap_fill_bin()];
+      if (shape.bitmap_by_column) paths.bitmap_values_by_column += big;
+    }
   }
+
+  // Launches 1 .. last are the scratch bins, `global` the bitmap in scratch.
+  std::vector<std::uint64_t> work(static_cast<std::size_t>(global) + 1, 0);
+  for (int b = 1; b <= last; ++b) work[b] = bin_work(shape, b, bins.size(b));
+  if (big_in_scratch) work[global] = bin_work(shape, global, big);
+  {
+    ConcurrentKernels<Exec> lanes(exec, work, plan.side_by_side);
+    for (const std::size_t k : lanes.order()) {
+      const int b = static_cast<int>(k);
+      if (lanes.lanes() > 0) ++paths.side_by_side;
+      if (b == global) {
+        with_bitmap_kind([&](auto kind) { launch_big_in_scratch(lanes.at(k), kind); });
+      } else {
+        launch_bin(lanes.at(k), b);
+      }
+    }
+  }
+  if (big > 0 && !big_in_scratch) with_bitmap_kind(launch_big_in_memory);
 }
 
 // The numeric phase's bins (binned path): by products, and by the length of C's
@@ -503,42 +550,50 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const auto& shape = plan.shape;
     const auto& bins = plan.numeric_bins;
     const int last = shape.group_bins + shape.team_bins;
-    for (int b = 1; b <= last; ++b) {
+    const int global = shape.global_bin();
+    // Every bin side by side (the dense rows' arrays live with the plan).
+    std::vector<std::uint64_t> work(static_cast<std::size_t>(global) + 1, 0);
+    for (int b = 1; b <= global; ++b) work[b] = bin_work(shape, b, bins.size(b));
+    ConcurrentKernels<Exec> lanes(exec, work, plan.side_by_side);
+    for (const std::size_t k : lanes.order()) {
+      const int b = static_cast<int>(k);
+      const Exec& on = lanes.at(k);
       const std::size_t rows = bins.size(b);
-      if (rows == 0) continue;
-      st.paths.accumulate_in_scratch += rows;
-      using F = AccumulateRowsInHash<Exec, S, O, Off>;
-      const auto& bin = shape.bin[b];
-      const int table = numeric_table_for(shape.numeric_capacity_of(b));
-      const int groups = bin.in(PanelPhase::numeric).groups;
-      F f{rp,     bins.rows,      bins.begin[b], rows, table,
-          groups, plan.c.row_map, plan.c.col,    c_val};
-      launch_scratch_bin(exec, "libra::spgemm::panel::numeric_hash", shape, b,
-                         PanelPhase::numeric, rows, F::scratch_bytes(table, groups), f);
-    }
-    if (const std::size_t big = bins.size(shape.global_bin())) {
-      const std::size_t first = bins.begin[shape.global_bin()];
+      if (lanes.lanes() > 0) ++st.paths.side_by_side;
+      if (b <= last) {
+        st.paths.accumulate_in_scratch += rows;
+        using F = AccumulateRowsInHash<Exec, S, O, Off>;
+        const auto& bin = shape.bin[b];
+        const int table = numeric_table_for(shape.numeric_capacity_of(b));
+        const int groups = bin.in(PanelPhase::numeric).groups;
+        F f{rp,     bins.rows,      bins.begin[b], rows, table,
+            groups, plan.c.row_map, plan.c.col,    c_val};
+        launch_scratch_bin(on, "libra::spgemm::panel::numeric_hash", shape, b,
+                           PanelPhase::numeric, rows, F::scratch_bytes(table, groups), f);
+        continue;
+      }
+      const std::size_t first = bins.begin[global];
       if (plan.dense.extent(0) > 0) {
-        st.paths.accumulate_dense += big;
+        st.paths.accumulate_dense += rows;
         using F = AccumulateRowsDense<Exec, S, O, Off>;
-        const F f{rp,         bins.rows,      first,      big,
+        const F f{rp,         bins.rows,      first,      rows,
                   plan.dense, plan.c.row_map, plan.c.col, c_val};
         const int league = static_cast<int>(plan.dense.extent(0));
         Kokkos::TeamPolicy<Exec> policy(
-            exec, league,
-            fitted_team(exec, league, F::scratch_bytes(), shape.global_threads, f));
+            on, league,
+            fitted_team(on, league, F::scratch_bytes(), shape.global_threads, f));
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_dense",
             light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),
             f);
       } else {
-        st.paths.accumulate_in_place += big;
+        st.paths.accumulate_in_place += rows;
         using F = AccumulateRowsInPlace<Exec, S, O, Off>;
         const F f{rp, bins.rows, first, plan.c.row_map, plan.c.col, c_val};
-        const int league = static_cast<int>(big);
+        const int league = static_cast<int>(rows);
         Kokkos::TeamPolicy<Exec> policy(
-            exec, league,
-            fitted_team(exec, league, F::scratch_bytes(), shape.global_threads, f));
+            on, league,
+            fitted_team(on, league, F::scratch_bytes(), shape.global_threads, f));
         Kokkos::parallel_for(
             "libra::spgemm::panel::numeric_global",
             light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes()))),

@@ -50,6 +50,7 @@ struct PanelPlan {
   // Numeric, rows of C too long for scratch: per-team dense arrays over C's
   // columns (SpgemmOptions::tuning.dense_long_rows), else atomics in place.
   bool dense_long_rows = true;
+  bool side_by_side = true;  // SpgemmOptions::Tuning::side_by_side
   Kokkos::View<S**, Kokkos::LayoutRight, mem> dense;
   bool sort_columns = true;
   int fill_bitmap_slots = 0;  // SpgemmOptions::Tuning::fill_bitmap_slots
@@ -255,6 +256,7 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   }
   plan.sort_columns = options.sort_columns || !plan.host_dense;
   plan.dense_long_rows = options.tuning.dense_long_rows;
+  plan.side_by_side = options.tuning.side_by_side;
   plan.fill_bitmap_slots = options.tuning.fill_bitmap_slots;
   // Dense panels take their rows out of the sparse paths: out of the bins, by
   // zero products (the host path asks DenseRows).

@@ -1,0 +1,161 @@
+#pragma once
+// Independent kernels launched side by side. A kernel that leaves most of a GPU
+// idle (a bin of a few thousand short rows: tens of teams, each a chain of
+// dependent loads) takes as long as one that fills it; a row of such launches
+// on one stream adds their latencies up. ConcurrentKernels spreads them over
+// instances with CUDA streams of their own, which first wait for what the
+// caller's instance holds (fork) and which it waits for at the end (join),
+// without a host synchronisation. Elsewhere every launch goes to the caller's
+// instance, in order.
+//
+// The lanes' streams are blocking (cuda_stream_create says why): where the
+// caller's instance is the legacy default stream (Kokkos 3.4's default
+// instance), anything queued there between the fork and the join waits for
+// every lane, and the lanes for it. Callers queue nothing on their own
+// instance in between.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "libra/core/exec_lanes.hpp"
+
+namespace libra::impl {
+
+// Instances of Exec on streams of their own, with an ordering event each and
+// one for the fork. On spaces other than CUDA: copies of the caller's instance.
+template <class Exec>
+class KernelLanes {
+ public:
+  using exec_type = Exec;
+  static constexpr int count = 4;
+
+  explicit KernelLanes(const Exec& exec) {
+    for (auto& l : lane) l = exec;
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      for (int i = 0; i < count; ++i) {
+        streams_[i] = cuda_stream_create(exec.cuda_device());
+        lane[i] = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[i]));
+      }
+      for (auto*& e : events_) e = cuda_order_event_create();
+    }
+#endif
+  }
+  KernelLanes(const KernelLanes&) = delete;
+  KernelLanes& operator=(const KernelLanes&) = delete;
+  ~KernelLanes() {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      for (auto& l : lane) {
+        try {
+          l.fence();
+        } catch (...) {
+        }
+        l = Kokkos::Cuda();  // the instances refer to the streams: they go first
+      }
+      for (void* s : streams_) cuda_stream_destroy(s);
+      for (void* e : events_) cuda_event_destroy(e);
+    }
+#endif
+  }
+  // Nothing to wait for before another caller takes them: its kernels queue
+  // behind these on the same streams, after its own fork.
+  void settle() const noexcept {}
+
+  // Lane i waits for the work `exec` holds now.
+  void fork(const Exec& exec, int lanes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      cuda_event_record_on(events_[count], exec.cuda_stream());
+      for (int i = 0; i < lanes; ++i) cuda_stream_wait(streams_[i], events_[count]);
+    }
+#endif
+    (void)exec;
+    (void)lanes;
+  }
+  // `exec` waits for the work lanes 0 .. lanes - 1 hold now.
+  void join(const Exec& exec, int lanes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      for (int i = 0; i < lanes; ++i) {
+        cuda_event_record_on(events_[i], streams_[i]);
+        cuda_stream_wait(exec.cuda_stream(), events_[i]);
+      }
+    }
+#endif
+    (void)exec;
+    (void)lanes;
+  }
+
+  Exec lane[count];
+
+ private:
+  void* streams_[count] = {};
+  void* events_[count + 1] = {};
+};
+
+// Launches with weights (their expected work; 0: no launch), listed heaviest
+// first by order(), each given a lane so that the lanes' sums come out even
+// (longest processing time first). With fewer than two launches, with
+// `side_by_side` false, or off CUDA, every launch runs on the caller's instance
+// and nothing forks.
+template <class Exec>
+class ConcurrentKernels {
+ public:
+  ConcurrentKernels(const Exec& exec, const std::vector<std::uint64_t>& weights,
+                    bool side_by_side = true)
+      : exec_(exec), lane_of_(weights.size(), -1) {
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+      if (weights[k] > 0) order_.push_back(k);
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+      return weights[a] > weights[b];
+    });
+    if (!is_cuda_space<Exec> || !side_by_side || order_.size() < 2) return;
+    lease_.emplace(exec);
+    std::uint64_t load[KernelLanes<Exec>::count] = {};
+    for (const std::size_t k : order_) {
+      const int l = static_cast<int>(std::min_element(std::begin(load), std::end(load)) -
+                                     std::begin(load));
+      lane_of_[k] = l;
+      load[l] += weights[k];
+      used_ = std::max(used_, l + 1);
+    }
+    spread_ = used_;
+    (**lease_).fork(exec_, used_);
+  }
+  ConcurrentKernels(const ConcurrentKernels&) = delete;
+  ConcurrentKernels& operator=(const ConcurrentKernels&) = delete;
+  ~ConcurrentKernels() {
+    try {
+      join();
+    } catch (...) {
+    }
+  }
+
+  // The launches (indices of the weights), heaviest first.
+  const std::vector<std::size_t>& order() const { return order_; }
+  // Where launch k runs.
+  const Exec& at(std::size_t k) const {
+    return lane_of_[k] < 0 ? exec_ : (**lease_).lane[lane_of_[k]];
+  }
+  // How many lanes the launches were spread over (0: the caller's instance only).
+  int lanes() const { return spread_; }
+  // The caller's instance waits for every launch (once; the destructor too).
+  void join() {
+    if (lease_ && used_ > 0) (**lease_).join(exec_, used_);
+    used_ = 0;
+  }
+
+ private:
+  Exec exec_;
+  std::vector<int> lane_of_;
+  std::vector<std::size_t> order_;
+  int used_ = 0;    // lanes the join still has to wait for
+  int spread_ = 0;  // lanes given launches
+  std::optional<LanesLease<Exec, KernelLanes<Exec>>> lease_;
+};
+
+}  // namespace libra::impl
