@@ -28,7 +28,8 @@
 // their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
-// LIBRA_BENCH_SIDE_BY_SIDE=0 turns tuning.side_by_side off;
+// LIBRA_BENCH_SMALL_HEAVY_SWEEPS small_heavy_sweeps, LIBRA_BENCH_SIDE_BY_SIDE=0
+// turns tuning.side_by_side off;
 // LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
 // LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
 // lbGEMM's two kinds of chunks); LIBRA_BENCH_KERNEL_TIMES=1 prints each case's
@@ -255,6 +256,9 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_PRODUCTS")) {
       options_.tuning.host_sort_products = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_HEAVY_SWEEPS")) {
+      options_.tuning.small_heavy_sweeps = *v;
     }
     if (const auto v = env_int("LIBRA_BENCH_SIDE_BY_SIDE")) {
       options_.tuning.side_by_side = *v != 0;

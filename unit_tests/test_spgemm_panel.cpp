@@ -639,19 +639,28 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   EXPECT_EQ(st.paths.small_fallback, 0u);
 }
 
+// 2,000 rows of one nonzero each, and rows 5 (1,500 nonzeros) and 9 (750).
+libra::ref::Matrix hub_rows_a() {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < 2000; ++i) t.emplace_back(i, (13 * i) % 1500, 1.0 + i % 3);
+  for (std::int64_t j = 0; j < 1500; j += 1) t.emplace_back(5, j, 0.5);
+  for (std::int64_t j = 0; j < 1500; j += 2) t.emplace_back(9, j, -2.0);
+  return libra::ref::from_triplets(2000, 1500, t);
+}
+// 1,500 rows of one nonzero over 900 columns, and a hub row 3 of all 900.
+libra::ref::Matrix hub_row_b() {
+  std::vector<libra::ref::Triplet> u;
+  for (std::int64_t k = 0; k < 1500; ++k) u.emplace_back(k, (7 * k) % 900, 1.0);
+  for (std::int64_t j = 0; j < 900; ++j) u.emplace_back(3, j, 0.25);
+  return libra::ref::from_triplets(1500, 900, u);
+}
+
 // Bitmap rows of the small path where rows of A are longer than a team's
 // flattening scratch (512 nonzeros at a time) and hub rows of B meet hub rows
 // of A; and C too wide for them (hash tables instead).
 TYPED_TEST(SpgemmPanel, SmallPathBitmapRows) {
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < 2000; ++i) t.emplace_back(i, (13 * i) % 1500, 1.0 + i % 3);
-  for (std::int64_t j = 0; j < 1500; j += 1) t.emplace_back(5, j, 0.5);  // 1,500 nonzeros
-  for (std::int64_t j = 0; j < 1500; j += 2) t.emplace_back(9, j, -2.0);  // 750
-  const auto a = libra::ref::from_triplets(2000, 1500, t);
-  std::vector<libra::ref::Triplet> u;
-  for (std::int64_t k = 0; k < 1500; ++k) u.emplace_back(k, (7 * k) % 900, 1.0);
-  for (std::int64_t j = 0; j < 900; ++j) u.emplace_back(3, j, 0.25);  // a hub row of B
-  const auto b = libra::ref::from_triplets(1500, 900, u);
+  const auto a = hub_rows_a();
+  const auto b = hub_row_b();
   using libra::impl::SmallBitmap;
   auto o = small_path(64);
   ASSERT_TRUE(attempts_small_path<TypeParam>(a, b, o));
@@ -682,6 +691,41 @@ TYPED_TEST(SpgemmPanel, SmallPathBitmapRows) {
   ASSERT_EQ(small_path_bitmap<TypeParam>(a, wide, o), SmallBitmap::none);
   st = check_product<TypeParam>(a, wide, small_path(512));
   EXPECT_EQ(st.paths.small_bitmap, 0u);
+}
+
+// Bitmap rows with more products than small_heavy_sweeps sweeps of the count's
+// teams (hub rows) are counted and filled by wide teams of their own, the fill
+// beside the other rows' on CUDA; 0 keeps every row in the one launch. The
+// count's teams take 32 threads here (a GPU) or 1 (a host): a sweep or two
+// covers the ordinary rows, and rows 5 (1,500 nonzeros of A) and 9 (750), and
+// those that select B's hub row 3, are heavy at 2 sweeps.
+TYPED_TEST(SpgemmPanel, SmallPathHubRowsTakeWideTeams) {
+  const auto a = hub_rows_a();
+  const auto b = hub_row_b();
+  using libra::impl::SmallBitmap;
+  constexpr bool lanes = libra::impl::is_cuda_space<Exec>;
+  for (const int sweeps : {0, 2, 1000000}) {
+    for (const bool side_by_side : {true, false}) {
+      SCOPED_TRACE("sweeps " + std::to_string(sweeps) +
+                   (side_by_side ? ", side by side" : ", in a row"));
+      auto o = small_path(64);
+      o.tuning.small_heavy_sweeps = sweeps;
+      o.tuning.side_by_side = side_by_side;
+      ASSERT_EQ(small_path_bitmap<TypeParam>(a, b, o), SmallBitmap::by_column);
+      const auto st = check_product<TypeParam>(a, b, o);
+      EXPECT_EQ(st.paths.small_bitmap, 2000u);
+      if (sweeps == 2) {
+        // Rows 5 and 9 at least; not the ordinary rows (1 to 3 products each
+        // beside the hub row's 900).
+        EXPECT_GE(st.paths.small_heavy, 2u);
+        EXPECT_LT(st.paths.small_heavy, 2000u / 4);
+        EXPECT_EQ(st.paths.side_by_side, lanes && side_by_side ? 2u : 0u);
+      } else {
+        EXPECT_EQ(st.paths.small_heavy, 0u);
+        EXPECT_EQ(st.paths.side_by_side, 0u);
+      }
+    }
+  }
 }
 
 // Hash rows of the small path too long for their tables spill to bitmap rows:

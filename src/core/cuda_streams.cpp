@@ -19,14 +19,16 @@ void check(cudaError_t e, const char* what) {
 }
 }  // namespace
 
-void* cuda_stream_create(int device) {
+void* cuda_stream_create(int device, bool blocking) {
   check(cudaSetDevice(device), "cudaSetDevice");
-  // Blocking streams (ordered with the legacy default stream), not
-  // cudaStreamNonBlocking: Kokkos 3.4 reads a parallel_scan's total back with a
-  // plain cudaMemcpy, on the legacy stream, without fencing the instance that
-  // ran the scan; only a blocking stream's kernels finish before that copy.
+  // Blocking streams (ordered with the legacy default stream) unless asked:
+  // Kokkos 3.4 reads a parallel_scan's total back with a plain cudaMemcpy, on
+  // the legacy stream, without fencing the instance that ran the scan; only a
+  // blocking stream's kernels finish before that copy.
   cudaStream_t s = nullptr;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamDefault), "cudaStreamCreate");
+  check(
+      cudaStreamCreateWithFlags(&s, blocking ? cudaStreamDefault : cudaStreamNonBlocking),
+      "cudaStreamCreate");
   return s;
 }
 void cuda_stream_destroy(void* stream) noexcept {
@@ -78,7 +80,7 @@ namespace {
   throw Error("this build of Libra has no CUDA");
 }
 }  // namespace
-void* cuda_stream_create(int) {
+void* cuda_stream_create(int, bool) {
   no_cuda();
 }
 void cuda_stream_destroy(void*) noexcept {}

@@ -18,7 +18,9 @@ namespace libra::impl {
 
 // Raw CUDA calls (src/core/cuda_streams.cpp), so that no header needs
 // cuda_runtime.h. In builds without CUDA they throw.
-void* cuda_stream_create(int device);
+// Blocking (ordered with the legacy default stream; src/core/cuda_streams.cpp
+// says why that is the default) or not.
+void* cuda_stream_create(int device, bool blocking = true);
 void cuda_stream_destroy(void* stream) noexcept;
 void cuda_set_device(int device);
 void* cuda_event_record(void* stream);

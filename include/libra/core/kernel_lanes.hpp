@@ -8,11 +8,14 @@
 // without a host synchronisation. Elsewhere every launch goes to the caller's
 // instance, in order.
 //
-// The lanes' streams are blocking (cuda_stream_create says why): where the
-// caller's instance is the legacy default stream (Kokkos 3.4's default
-// instance), anything queued there between the fork and the join waits for
-// every lane, and the lanes for it. Callers queue nothing on their own
-// instance in between.
+// Where no lanes can be made (a thread other than the one that initialised
+// Kokkos 3.4, with none in the cache), the launches run one after another.
+//
+// The heaviest launch runs on the caller's instance, the others on lanes whose
+// streams do not block (no implicit order with the legacy default stream,
+// Kokkos 3.4's default instance's): the events alone order them. Lanes run
+// parallel_for launches only: Kokkos 3.4 reads a scan's total back on the
+// legacy stream without fencing the instance that ran it (cuda_stream_create).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -31,34 +34,29 @@ class KernelLanes {
   using exec_type = Exec;
   static constexpr int count = 4;
 
+  // Kokkos 3.4 makes a CUDA instance only on the thread that initialised it
+  // (elsewhere it throws; what was made is freed first).
   explicit KernelLanes(const Exec& exec) {
     for (auto& l : lane) l = exec;
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (is_cuda_space<Exec>) {
-      for (int i = 0; i < count; ++i) {
-        streams_[i] = cuda_stream_create(exec.cuda_device());
-        lane[i] = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[i]));
+      try {
+        for (int i = 0; i < count; ++i) {
+          streams_[i] = cuda_stream_create(exec.cuda_device(), false);
+          lane[i] = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[i]));
+        }
+        for (auto*& e : events_) e = cuda_order_event_create();
+      } catch (...) {
+        release();
+        throw;
       }
-      for (auto*& e : events_) e = cuda_order_event_create();
     }
 #endif
   }
   KernelLanes(const KernelLanes&) = delete;
   KernelLanes& operator=(const KernelLanes&) = delete;
   ~KernelLanes() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (is_cuda_space<Exec>) {
-      for (auto& l : lane) {
-        try {
-          l.fence();
-        } catch (...) {
-        }
-        l = Kokkos::Cuda();  // the instances refer to the streams: they go first
-      }
-      for (void* s : streams_) cuda_stream_destroy(s);
-      for (void* e : events_) cuda_event_destroy(e);
-    }
-#endif
+    release();
   }
   // Nothing to wait for before another caller takes them: its kernels queue
   // behind these on the same streams, after its own fork.
@@ -92,6 +90,27 @@ class KernelLanes {
   Exec lane[count];
 
  private:
+  void release() noexcept {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<Exec>) {
+      for (auto& l : lane) {
+        try {
+          l.fence();
+          l = Kokkos::Cuda();  // the instances refer to the streams: they go first
+        } catch (...) {
+        }
+      }
+      for (void*& s : streams_) {
+        cuda_stream_destroy(s);
+        s = nullptr;
+      }
+      for (void*& e : events_) {
+        cuda_event_destroy(e);
+        e = nullptr;
+      }
+    }
+#endif
+  }
   void* streams_[count] = {};
   void* events_[count + 1] = {};
 };
@@ -114,16 +133,24 @@ class ConcurrentKernels {
       return weights[a] > weights[b];
     });
     if (!is_cuda_space<Exec> || !side_by_side || order_.size() < 2) return;
-    lease_.emplace(exec);
-    std::uint64_t load[KernelLanes<Exec>::count] = {};
+    try {
+      lease_.emplace(exec);
+    } catch (...) {
+      // No lanes to be had on this thread (KernelLanes): one after another.
+      lease_.reset();
+      return;
+    }
+    // Slot 0 is the caller's instance (the heaviest launch goes there: it needs
+    // no fork), slots 1.. the lanes.
+    std::uint64_t load[KernelLanes<Exec>::count + 1] = {};
     for (const std::size_t k : order_) {
       const int l = static_cast<int>(std::min_element(std::begin(load), std::end(load)) -
                                      std::begin(load));
-      lane_of_[k] = l;
+      lane_of_[k] = l - 1;
       load[l] += weights[k];
-      used_ = std::max(used_, l + 1);
+      used_ = std::max(used_, l);
     }
-    spread_ = used_;
+    spread_ = used_ + 1;
     (**lease_).fork(exec_, used_);
   }
   ConcurrentKernels(const ConcurrentKernels&) = delete;
@@ -141,7 +168,8 @@ class ConcurrentKernels {
   const Exec& at(std::size_t k) const {
     return lane_of_[k] < 0 ? exec_ : (**lease_).lane[lane_of_[k]];
   }
-  // How many lanes the launches were spread over (0: the caller's instance only).
+  // How many instances the launches were spread over, the caller's included
+  // (0: the caller's instance only, nothing forked).
   int lanes() const { return spread_; }
   // The caller's instance waits for every launch (once; the destructor too).
   void join() {

@@ -26,6 +26,7 @@
 
 #include "libra/core/error.hpp"
 #include "libra/core/exec_lanes.hpp"
+#include "libra/core/kernel_lanes.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/format/csr.hpp"
 #include "libra/spgemm/hetero_options.hpp"
@@ -206,6 +207,11 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   impl::LanesLease<DevExec> lease(device);
   impl::DeviceLanes<DevExec>& lanes = *lease;
+  // The device side's products launch their bins side by side on lanes of
+  // their own (core/kernel_lanes.hpp), made here, on the thread that
+  // initialised Kokkos (Kokkos 3.4 makes CUDA instances on no other), and kept
+  // in the cache for the device side's thread.
+  { impl::LanesLease<DevExec, impl::KernelLanes<DevExec>> kernel_lanes(device); }
   impl::DeviceSide<S, O, Off, DevExec, HostMatrix> dev_side(
       lanes, order, Ah, Bh, a_resident ? &a_dev : nullptr, on_device ? &b_dev : nullptr,
       device_options);

@@ -115,6 +115,12 @@ struct SpgemmOptions {
     // to outgrow, no sort); negative: always hash tables, and no narrow
     // products of any size on the small path (impl/panel_small.hpp).
     int small_bitmap = 0;
+    // The small path's bitmap rows with more products than this many sweeps of
+    // the count's teams (hub rows of power-law graphs) are counted and filled
+    // by teams of up to 1024 threads in launches of their own, the fill beside
+    // the other rows' (0: every row in the one launch, whose teams the longest
+    // row sizes).
+    int small_heavy_sweeps = 32;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
     // its hash table, when that bitmap fits scratch and the table has at least
@@ -203,6 +209,9 @@ struct SpgemmPathCounts {
   std::uint64_t small_bitmap = 0;
   // Of those, rows whose sums sat at their columns (C narrow enough).
   std::uint64_t small_by_column = 0;
+  // Of the small path's bitmap rows, the hub rows made by wide teams of their
+  // own (Tuning::small_heavy_sweeps).
+  std::uint64_t small_heavy = 0;
   // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
   // tiles, pattern and values; impl/dense_panels.hpp).
   std::uint64_t dense_panels = 0;

@@ -69,6 +69,12 @@ struct BitmapRows {
   // Count, optional: each team adds its rows' products into tally(0) and its
   // longest row's products into tally(1)'s maximum (one atomic each per team).
   Kokkos::View<atomic_u64*, mem> tally{};
+  // Rows with more products than this (0: none) are left to a launch with
+  // wider teams (the small path's hub rows): the count lists each in `heavy`,
+  // at the position its increment of tally(2) returned, leaves its count at 0
+  // and its products out of tally(1); the fill skips them.
+  std::uint64_t heavy_beyond = 0;
+  Kokkos::View<std::uint32_t*, mem> heavy{};
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
@@ -139,6 +145,20 @@ struct BitmapRows {
       const std::int64_t i = rows.extent(0) > 0
                                  ? static_cast<std::int64_t>(rows(first + r))
                                  : static_cast<std::int64_t>(first + r);
+      if (heavy_beyond > 0) {
+        const std::int64_t p = products.count(m, i);  // the same on every thread
+        if (static_cast<std::uint64_t>(p) > heavy_beyond) {
+          if constexpr (!Fill) {
+            team_products += p;
+            Kokkos::single(Kokkos::PerTeam(m), [&] {
+              unique(i) = 0;
+              heavy(Kokkos::atomic_fetch_add(&tally(2), atomic_u64(1))) =
+                  static_cast<std::uint32_t>(i);
+            });
+          }
+          continue;
+        }
+      }
       const std::int64_t row_products =
           products.for_team(m, i, prefix, [&](const O j, const Off p, const Off q) {
             const std::uint64_t bit = std::uint64_t(1)

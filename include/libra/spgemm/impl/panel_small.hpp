@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "libra/core/kernel_lanes.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
@@ -201,7 +202,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // sums per column would cost more than 8 stores a thread per row, as many
   // teams as run at once, striding over the rows.
   // (rows: the rows to make, `count` of them; empty: all n in order.)
-  const auto launch_bitmap = [&](const char* label, auto f, int threads,
+  const auto launch_bitmap = [&](const Exec& on, const char* label, auto f, int threads,
                                  Kokkos::View<const std::uint32_t*, mem> rows,
                                  std::size_t count) {
     using F = decltype(f);
@@ -218,10 +219,10 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       // (At most INT_MAX teams: beyond, they stride over the rows.)
       const int league = static_cast<int>(std::min<std::size_t>(
           {count, teams, static_cast<std::size_t>(std::numeric_limits<int>::max())}));
-      return light_launch(Kokkos::TeamPolicy<Exec>(exec, league, t)
+      return light_launch(Kokkos::TeamPolicy<Exec>(on, league, t)
                               .set_scratch_size(0, Kokkos::PerTeam(bytes)));
     };
-    threads = fitted_team(exec, 1, bytes, LaunchTraits<Exec>::team_threads(threads), f);
+    threads = fitted_team(on, 1, bytes, LaunchTraits<Exec>::team_threads(threads), f);
     Kokkos::parallel_for(label, policy_for(threads), f);
   };
   // Threads per team: the count's by the average row's products, the fill's by
@@ -248,31 +249,45 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   while (table > 2 && Fill::scratch_bytes(table, 1) > scratch) table /= 2;
   // Rows per team: four warps' worth of lanes on a GPU, as many as the team's
   // scratch holds; one on a host space.
-  const auto launch_hash = [&](const char* label, auto f, bool tallied) {
+  const auto launch_hash = [&](const Exec& on, const char* label, auto f, bool tallied) {
     using F = decltype(f);
     f.groups = LaunchTraits<Exec>::is_gpu ? std::max(1, 128 / lanes) : 1;
     while (f.groups > 1 && F::scratch_bytes(f.table, f.groups, tallied) > scratch)
       --f.groups;
     const int league = static_cast<int>((n + f.groups - 1) / f.groups);
-    Kokkos::TeamPolicy<Exec> policy(exec, league, f.groups, lanes);
+    Kokkos::TeamPolicy<Exec> policy(on, league, f.groups, lanes);
     const auto bytes = F::scratch_bytes(f.table, f.groups, tallied);
     Kokkos::parallel_for(
         label, light_launch(policy.set_scratch_size(0, Kokkos::PerTeam(bytes))), f);
   };
 
+  // Bitmap rows with more products than small_heavy_sweeps sweeps of the
+  // count's teams are listed in `spill` (their number in tally(2)) for wide
+  // teams of their own: sized for them, every team would take a fraction of
+  // the device for a row of average length (facebook_combined: 4,039 rows of
+  // 666 products on average, hub rows of up to 60,000).
+  std::uint64_t heavy_beyond = 0;
   if (by_bitmap) {
+    const int threads = threads_for(4 * small_path_sizes(A, B).per_row(), 256);
+    if (options.tuning.small_heavy_sweeps > 0) {
+      heavy_beyond =
+          static_cast<std::uint64_t>(options.tuning.small_heavy_sweeps) *
+          static_cast<std::uint64_t>(LaunchTraits<Exec>::team_threads(threads));
+      spill = temps.template view<std::uint32_t>("libra::spgemm::small::spill", n);
+    }
     BitmapRows<Exec, S, O, Off, false> count;
     count.products = rp;
     count.unique = unique;
     count.tally = tally;
-    launch_bitmap("libra::spgemm::small::count_bitmap", count,
-                  threads_for(4 * small_path_sizes(A, B).per_row(), 256), {}, n);
+    count.heavy_beyond = heavy_beyond;
+    count.heavy = spill;
+    launch_bitmap(exec, "libra::spgemm::small::count_bitmap", count, threads, {}, n);
   } else {
     Count count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally, spill, left};
     if (spilling && options.tuning.small_spill_products > 0) {
       count.fit_products = small_spill_beyond(options, words);
     }
-    launch_hash("libra::spgemm::small::count", count, true);
+    launch_hash(exec, "libra::spgemm::small::count", count, true);
   }
   const SmallRowMapScan<Off, mem> scan{unique, row_map, tally, n};
   const auto scan_rows = [&] {
@@ -281,24 +296,36 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   };
   scan_rows();
   auto t = host_copy(exec, tally);  // the synchronisation
-  if (t(2) > 0 && !spilling) {
+  if (!by_bitmap && t(2) > 0 && !spilling) {
     st.paths.small_fallback += t(2);
     plan.c.row_map = row_map;  // the binned path's to fill
     return false;
   }
-  // Rows left out of the tables: counted by bitmap rows, then C's row_map again.
+  // Rows the count set aside (hash rows left out of the tables, heavy bitmap
+  // rows, both listed in `spill`): counted by bitmap rows of their own (heavy
+  // ones by teams as wide as the device allows), then C's row_map again.
   const std::size_t spilled = spilling ? static_cast<std::size_t>(t(2)) : 0;
-  if (spilled > 0) {
+  const std::size_t heavy_rows = by_bitmap ? static_cast<std::size_t>(t(2)) : 0;
+  if (spilled + heavy_rows > 0) {
     BitmapRows<Exec, S, O, Off, false> count;
     count.products = rp;
     count.unique = unique;
     count.tally = Kokkos::subview(tally, std::make_pair(5, 7));
-    launch_bitmap("libra::spgemm::small::count_spill", count,
-                  threads_for(2.0 * table, 1024), spill, spilled);
+    launch_bitmap(exec,
+                  spilled ? "libra::spgemm::small::count_spill"
+                          : "libra::spgemm::small::count_heavy",
+                  count, spilled ? threads_for(2.0 * table, 1024) : 1024, spill,
+                  spilled + heavy_rows);
     scan_rows();
     t = host_copy(exec, tally);  // the second synchronisation
     st.paths.small_spill += spilled;
+    st.paths.small_heavy += heavy_rows;
   }
+  // The fill's launches side by side (ConcurrentKernels): the rows in order,
+  // and the spilled or heavy rows, weighed by their products.
+  const std::uint64_t set_aside_products = spilled + heavy_rows > 0 ? t(5) : 0;
+  const std::vector<std::uint64_t> fill_work{
+      t(0) > set_aside_products ? t(0) - set_aside_products : 0, set_aside_products};
   const std::uint64_t nnz = checked_cast<Off>(t(3), "nnz(C)");
   st.products = t(0);
   st.flops = 2 * t(0);
@@ -324,8 +351,19 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                              : decltype(fill)::value_slots_within(
                                    words, scratch + prefix_scratch_bytes<Exec>());
 
-      launch_bitmap("libra::spgemm::small::fill_bitmap", fill,
-                    threads_for(static_cast<double>(t(1)), 1024), {}, n);
+      ConcurrentKernels<Exec> lanes(exec, fill_work, options.tuning.side_by_side);
+      for (const std::size_t k : lanes.order()) {
+        if (lanes.lanes() > 0) ++st.paths.side_by_side;
+        if (k == 0) {
+          auto light = fill;
+          light.heavy_beyond = heavy_rows > 0 ? heavy_beyond : 0;
+          launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_bitmap", light,
+                        threads_for(static_cast<double>(t(1)), 1024), {}, n);
+        } else {
+          launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_heavy", fill,
+                        threads_for(static_cast<double>(t(6)), 1024), spill, heavy_rows);
+        }
+      }
     }
   } else {
     st.paths.thread_groups_spread += t(4);
@@ -333,24 +371,29 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     int fill_table = 2;
     while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
       fill_table *= 2;
-    if (nnz > 0) {
-      launch_hash("libra::spgemm::small::fill",
-                  Fill{rp,
-                       {},
-                       0,
-                       n,
-                       fill_table,
-                       1,
-                       {},
-                       row_map,
-                       plan.c.col,
-                       plan.c_values,
-                       {},
-                       {},
-                       left},
-                  false);
-    }
-    if (spilled > 0 && nnz > 0) {
+    ConcurrentKernels<Exec> lanes(exec,
+                                  nnz > 0 ? fill_work : std::vector<std::uint64_t>{},
+                                  options.tuning.side_by_side);
+    for (const std::size_t k : lanes.order()) {
+      if (lanes.lanes() > 0) ++st.paths.side_by_side;
+      if (k == 0) {
+        launch_hash(lanes.at(k), "libra::spgemm::small::fill",
+                    Fill{rp,
+                         {},
+                         0,
+                         n,
+                         fill_table,
+                         1,
+                         {},
+                         row_map,
+                         plan.c.col,
+                         plan.c_values,
+                         {},
+                         {},
+                         left},
+                    false);
+        continue;
+      }
       SpillFill fill;
       fill.products = rp;
       fill.c_row_map = row_map;
@@ -359,7 +402,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       fill.by_column = SpillFill::scratch_bytes(words, words * 64) <= room;
       fill.value_slots =
           fill.by_column ? words * 64 : SpillFill::value_slots_within(words, room);
-      launch_bitmap("libra::spgemm::small::fill_spill", fill,
+      launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_spill", fill,
                     threads_for(static_cast<double>(t(6)), 1024), spill, spilled);
     }
   }

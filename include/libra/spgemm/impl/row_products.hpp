@@ -35,6 +35,21 @@ struct RowProducts {
     return a_val(p) * b_val(q);
   }
 
+  // Row i's products (the lengths of the rows of B that A(i,:) selects), summed
+  // over the team; every thread gets the sum.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION std::int64_t count(const Member& m, std::int64_t i) const {
+    std::int64_t p = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(m, a_row_map(i), a_row_map(i + 1)),
+        [&](const Offset e, std::int64_t& sum) {
+          const Ordinal k = a_col(e);
+          sum += static_cast<std::int64_t>(b_row_map(k + 1) - b_row_map(k));
+        },
+        p);
+    return p;
+  }
+
   // Whether for_group spreads row i's nonzeros of A over the lanes.
   KOKKOS_INLINE_FUNCTION bool spreads(std::int64_t i) const {
     return spread_entries > 0 &&
