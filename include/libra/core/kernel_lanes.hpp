@@ -44,6 +44,7 @@ class KernelLanes {
         for (int i = 0; i < count; ++i) {
           streams_[i] = cuda_stream_create(exec.cuda_device(), false);
           lane[i] = Kokkos::Cuda(static_cast<cudaStream_t>(streams_[i]));
+          made_ = i + 1;
         }
         for (auto*& e : events_) e = cuda_order_event_create();
       } catch (...) {
@@ -62,7 +63,7 @@ class KernelLanes {
   // behind these on the same streams, after its own fork.
   void settle() const noexcept {}
 
-  // Lane i waits for the work `exec` holds now.
+  // Lanes 0 .. lanes - 1 wait for the work `exec` holds now.
   void fork(const Exec& exec, int lanes) {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (is_cuda_space<Exec>) {
@@ -93,13 +94,14 @@ class KernelLanes {
   void release() noexcept {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (is_cuda_space<Exec>) {
-      for (auto& l : lane) {
+      for (int i = 0; i < made_; ++i) {
         try {
-          l.fence();
-          l = Kokkos::Cuda();  // the instances refer to the streams: they go first
+          lane[i].fence();
+          lane[i] = Kokkos::Cuda();  // the instances refer to the streams: they go first
         } catch (...) {
         }
       }
+      made_ = 0;
       for (void*& s : streams_) {
         cuda_stream_destroy(s);
         s = nullptr;
@@ -111,6 +113,7 @@ class KernelLanes {
     }
 #endif
   }
+  int made_ = 0;  // lanes with instances of their own
   void* streams_[count] = {};
   void* events_[count + 1] = {};
 };
