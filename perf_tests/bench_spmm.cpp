@@ -14,7 +14,8 @@
 // are the caller's), or cuSPARSE's work buffer. LIBRA_BENCH_SPMM_ITEMS sets
 // SpmmOptions::tuning.panel_items, LIBRA_BENCH_SPMM_BLOCK its column_block and
 // LIBRA_BENCH_SPMM_LANES its vector_lanes, LIBRA_BENCH_SPMM_ROW_MAJOR_X its
-// row_major_x (1: off, 2: on) (sweeps; default: Libra's).
+// row_major_x (1: off, 2: on), LIBRA_BENCH_SPMM_PAIRED its paired_columns (1:
+// off, 2: on) (sweeps; default: Libra's).
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (launches, fences,
 // allocations).
@@ -175,6 +176,8 @@ class LibraRunner : public Runner {
     options_.tuning.vector_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMM_LANES"));
     if (const long long c = env_number("LIBRA_BENCH_SPMM_ROW_MAJOR_X"))  // 1: off, 2: on
       options_.tuning.row_major_x = c == 1 ? SpmmStaging::off : SpmmStaging::on;
+    if (const long long c = env_number("LIBRA_BENCH_SPMM_PAIRED"))  // 1: off, 2: on
+      options_.tuning.paired_columns = c == 1 ? SpmmStaging::off : SpmmStaging::on;
   }
   void multiply() override {
     if (o_.right) {

@@ -320,6 +320,60 @@ TEST(Spmm, LayoutLeftXCopiedRowMajor) {
   }
 }
 
+TEST(Spmm, PairedColumnLoads) {
+  // The chunk kernel loads two adjacent columns of a row-major X at once (forced
+  // on every space), with rows cut by chunks, beta != 0, and blocks of columns
+  // and lanes that leave a lane one pair or several.
+  const auto a = libra::ref::random(260, 150, 7, 22);
+  const int space_lanes = libra::LaunchTraits<Exec>::vector_lanes;
+  for (int K : {2, 8, 32, 128, 200}) {
+    for (int block : {0, 2, 6, 64}) {
+      for (int lanes : {0, 2}) {
+        SpmmOptions o = column_blocks(block, lanes, 16);
+        o.tuning.paired_columns = SpmmStaging::on;
+        const auto st =
+            check<double, Right, Right>(a, K, 2, -1, o, SpmmPath::team_panels);
+        EXPECT_TRUE(st.paired_columns) << "K " << K;
+        EXPECT_GT(st.carries, 0u);
+        const auto f = check<float, Right, Left>(a, K, 1, 0, o, SpmmPath::team_panels);
+        EXPECT_TRUE(f.paired_columns) << "K " << K;
+        // Each lane loads up to 4 pairs: lanes from half the block, up to the limit.
+        const int limit = lanes > 0 ? std::min(lanes, space_lanes) : space_lanes;
+        const int want = std::max(1, std::min(K, block > 0 ? block : K));
+        int l = 1;
+        while (2 * l < want && l < limit) l *= 2;
+        const int width = 2 * l * std::min(4, (want + 2 * l - 1) / (2 * l));
+        EXPECT_EQ(st.column_blocks, static_cast<std::uint64_t>((K + width - 1) / width))
+            << "K " << K << ", block " << block << ", lanes " << lanes;
+      }
+    }
+  }
+  // Not where X cannot give aligned pairs: odd K, LayoutLeft X (not copied).
+  SpmmOptions o = team_kernel(SpmmStaging::off, 16);
+  o.tuning.paired_columns = SpmmStaging::on;
+  o.tuning.row_major_x = SpmmStaging::off;
+  EXPECT_FALSE((check<double, Right, Right>(a, 33, 1, 0, o, SpmmPath::team_panels))
+                   .paired_columns);
+  EXPECT_FALSE(
+      (check<double, Left, Right>(a, 32, 1, 0, o, SpmmPath::team_panels)).paired_columns);
+  // ... nor rows that start one entry off an aligned pair.
+  Kokkos::View<double*, Device> storage("storage", 2 * 32 + 2);
+  const Kokkos::View<const double**, Right, Device, Kokkos::MemoryUnmanaged> shifted(
+      storage.data() + 1, 2, 32);
+  EXPECT_FALSE(libra::impl::spmm_pairs_columns<Exec>(o, shifted, 32));
+  const Kokkos::View<const double**, Right, Device, Kokkos::MemoryUnmanaged> aligned(
+      storage.data(), 2, 32);
+  EXPECT_TRUE(libra::impl::spmm_pairs_columns<Exec>(o, aligned, 32));
+  o.tuning.paired_columns = SpmmStaging::off;
+  EXPECT_FALSE(libra::impl::spmm_pairs_columns<Exec>(o, aligned, 32));
+  // The default: GPUs for K >= 16 (an even K on a row-major X), host spaces never.
+  o.tuning.paired_columns = SpmmStaging::automatic;
+  for (int K : {8, 16, 128}) {
+    const auto st = check<double, Right, Right>(a, K, 1, 0, o, SpmmPath::team_panels);
+    EXPECT_EQ(st.paired_columns, libra::LaunchTraits<Exec>::is_gpu && K >= 16) << K;
+  }
+}
+
 TEST(Spmm, ChunkKernelAllocatesNothingAndDoesNotFence) {
   // No temporaries and no synchronisation: a caller's loop of products queues
   // on the execution space instance (the staged kernel still allocates).

@@ -43,6 +43,10 @@ struct SpmmOptions {
     // temporary of X's size, and a fence when it is given back). automatic:
     // on GPUs when K >= 16 and X has 2^15 entries or more (README "SpMM").
     SpmmStaging row_major_x = SpmmStaging::automatic;
+    // The chunk kernel loads two adjacent columns of a row-major X with one
+    // load (16 bytes for double) where X's rows are aligned for it (an even row
+    // stride, an even K). automatic: on GPUs when K >= 16 (README "SpMM").
+    SpmmStaging paired_columns = SpmmStaging::automatic;
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).
     bool count_in_stats = false;
@@ -55,6 +59,7 @@ struct SpmmStats {
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
   std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
   bool x_row_major_copy = false;    // a LayoutLeft X was copied row-major first
+  bool paired_columns = false;      // the chunk kernel loaded X two columns at a time
   // With tuning.count_in_stats: chunks or panels whose range ends inside a row (that row
   // is shared: every one holding some of it adds its share with atomics).
   std::uint64_t carries = 0;

@@ -33,6 +33,52 @@ struct SpmmShape {
   }
 };
 
+// Whether the chunk kernel loads X two columns at a time (thread_chunks.hpp):
+// only a row-major X whose rows and data are aligned to two entries, K even;
+// automatic: on GPUs for K >= 16. Measured on an H100 (README "SpMM").
+template <class Exec, class XView>
+bool spmm_pairs_columns(const SpmmOptions& options, const XView& X, int K) {
+  using S = typename XView::non_const_value_type;
+  if constexpr (!std::is_same<typename XView::array_layout, Kokkos::LayoutRight>::value) {
+    return false;
+  } else {
+    const auto address = reinterpret_cast<std::uintptr_t>(X.data());
+    const bool aligned =
+        K % 2 == 0 && X.stride(0) % 2 == 0 && address % (2 * sizeof(S)) == 0;
+    if (!aligned || options.tuning.paired_columns == SpmmStaging::off) return false;
+    return options.tuning.paired_columns == SpmmStaging::on ||
+           (LaunchTraits<Exec>::is_gpu && K >= 16);
+  }
+}
+
+// The chunk kernel with a lane's loads `Pair` columns wide.
+template <int Pair, class Exec, class AType, class XView, class YView>
+void spmm_launch_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
+                        typename YView::non_const_value_type alpha,
+                        typename YView::non_const_value_type beta,
+                        const SpmmChunkShape& shape) {
+  const std::int64_t league = shape.teams * shape.blocks;
+  if (league > std::numeric_limits<int>::max())
+    throw OverflowError("spmm: " + std::to_string(league) +
+                        " teams exceed a launch's league (int)");
+  const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
+      exec, static_cast<int>(league), shape.threads, shape.lanes));
+  constexpr int most = chunk_columns / Pair;
+  const std::int64_t rows = A.num_rows;
+  const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
+  if (shape.sums <= most / 2) {
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most / 2, Pair>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+  } else {
+    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most, Pair>;
+    Kokkos::parallel_for(
+        "libra::spmm::thread_chunks", policy,
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+  }
+}
+
 // The chunk kernel (thread_chunks.hpp): no temporaries, two launches at most.
 template <class Exec, class AType, class XView, class YView>
 void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
@@ -48,11 +94,13 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   const int max_lanes = options.tuning.vector_lanes > 0
                             ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
                             : LT::vector_lanes;
+  const bool paired = spmm_pairs_columns<Exec>(options, X, K);
   const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
-                             LT::is_gpu);
+                             LT::is_gpu, paired ? 2 : 1);
   stats.path = SpmmPath::team_panels;
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
+  stats.paired_columns = paired;
   if (shape.chunks == 0) return;
   if (shape.chunks > 1 && (beta != S(1) || want_counts)) {
     using Cut = SpmmCutRows<typename AType::row_map_type, YView>;
@@ -68,23 +116,13 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
       Kokkos::parallel_for("libra::spmm::cut_rows", policy, cut);
     }
   }
-  const std::int64_t league = shape.teams * shape.blocks;
-  if (league > std::numeric_limits<int>::max())
-    throw OverflowError("spmm: " + std::to_string(league) +
-                        " teams exceed a launch's league (int)");
-  const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
-      exec, static_cast<int>(league), shape.threads, shape.lanes));
-  if (shape.sums <= 4) {
-    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, 4>;
-    Kokkos::parallel_for(
-        "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
-  } else {
-    using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, chunk_columns>;
-    Kokkos::parallel_for(
-        "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+  if constexpr (std::is_same<typename XView::array_layout, Kokkos::LayoutRight>::value) {
+    if (paired) {
+      spmm_launch_chunks<2>(exec, A, X, Y, alpha, beta, shape);
+      return;
+    }
   }
+  spmm_launch_chunks<1>(exec, A, X, Y, alpha, beta, shape);
 }
 
 template <class Exec, class AType, class XView, class YView>

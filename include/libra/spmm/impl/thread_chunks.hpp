@@ -14,9 +14,12 @@
 //     cut by a boundary get alpha times the chunk's share with atomics.
 // Columns: each lane keeps up to 8 sums (a column every `lanes` columns), so a
 // thread covers `width` = lanes x sums columns; wider K runs the league once per
-// block of `width` columns, block by block. Narrower blocks than that (tuning
-// column_block) were measured slower on an H100: each block reads A again, and
-// X's slab staying in L2 did not make up for it (README "SpMM").
+// block of `width` columns, block by block. With paired columns each lane's
+// loads take two adjacent columns of a row-major X at once (one 16-byte load
+// for double): half the load instructions per nonzero, twice the bytes each
+// has in flight (lane l takes columns 2l and 2l + 1, then 2l + 2 lanes, ...). Narrower
+// blocks than that (tuning column_block) were measured slower on an H100: each block
+// reads A again, and X's slab staying in L2 did not make up for it (README "SpMM").
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +30,25 @@
 namespace libra::impl {
 
 inline constexpr int chunk_columns = 8;  // sums per vector lane, at most
+
+// `Pair` adjacent columns of a row of X, loaded at once (aligned to their size).
+template <class S, int Pair>
+struct alignas(Pair * sizeof(S)) ColumnRun {
+  S v[Pair];
+};
+
+// X(c, k .. k + Pair - 1) in one load: for Pair > 1, X's row c holds them
+// contiguously at an address aligned to the run (spmm_pairs_columns checks).
+template <int Pair, class XView>
+KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> load_columns(
+    const XView& X, std::int64_t c, int k) {
+  using S = typename XView::non_const_value_type;
+  if constexpr (Pair == 1) {
+    return ColumnRun<S, 1>{{X(c, k)}};
+  } else {
+    return *reinterpret_cast<const ColumnRun<S, Pair>*>(&X(c, k));
+  }
+}
 
 // Merge-path steps per thread: each thread searches its own chunk's ends, so
 // longer chunks pay the search less often, but leave fewer threads for small
@@ -48,23 +70,25 @@ struct SpmmChunkShape {
   std::int64_t chunks = 0;
   int threads = 1;
   int lanes = 1;
-  int sums = 1;  // per lane
+  int pair = 1;  // columns per load
+  int sums = 1;  // loads per lane and nonzero (pair x sums sums per lane)
   int width = 1;
   int blocks = 0;
   std::int64_t teams = 0;  // per block of columns
 
   // block: columns per block asked for (0: up to max_lanes x chunk_columns);
-  // lanes from the block's width, up to max_lanes; 256 GPU threads a team (one
-  // on host spaces).
+  // lanes from the block's width (over `columns_per_load`), up to max_lanes;
+  // 256 GPU threads a team (one on host spaces).
   SpmmChunkShape(std::int64_t rows, std::int64_t nnz, int K, std::int64_t chunk_items,
-                 int block, int max_lanes, bool gpu) {
+                 int block, int max_lanes, bool gpu, int columns_per_load = 1) {
     items = chunk_items > 0 ? chunk_items : spmm_chunk_items(rows + nnz, K);
     chunks = (rows + nnz + items - 1) / items;
+    pair = columns_per_load;
     const int want = std::max(1, std::min(K, block > 0 ? block : K));
     lanes = 1;
-    while (lanes < want && lanes < max_lanes) lanes *= 2;
-    sums = std::min(chunk_columns, (want + lanes - 1) / lanes);
-    width = lanes * sums;
+    while (lanes * pair < want && lanes < max_lanes) lanes *= 2;
+    sums = std::min(chunk_columns / pair, (want + lanes * pair - 1) / (lanes * pair));
+    width = lanes * sums * pair;
     blocks = K > 0 ? (K + width - 1) / width : 0;
     threads = gpu ? std::max(1, 256 / lanes) : 1;
     teams = (chunks + threads - 1) / threads;
@@ -94,9 +118,10 @@ struct SpmmCutRows {
   }
 };
 
-// Sums: the most sums a lane keeps (4 or 8; shape.sums <= Sums), so that the
-// common widths do not pay 8 registers' worth of sums and loads.
-template <class Exec, class AType, class XView, class YView, int Sums>
+// Sums: the most loads a lane makes per nonzero (shape.sums <= Sums), Pair
+// columns each (shape.pair), so that the common widths do not pay 8 registers'
+// worth of sums and loads.
+template <class Exec, class AType, class XView, class YView, int Sums, int Pair = 1>
 struct SpmmThreadChunks {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using S = typename YView::non_const_value_type;
@@ -109,44 +134,57 @@ struct SpmmThreadChunks {
   std::int64_t rows, nnz;
   SpmmChunkShape shape;
 
-  // Row i's sums for this lane's columns k0 + r * lanes below kend: a plain
-  // store when the chunk holds the whole row, else an atomic add of the share.
+  // Row i's sums for this lane's columns k0 + r * lanes * Pair (and the Pair - 1
+  // after each) below kend: a plain store when the chunk holds the whole row,
+  // else an atomic add of the share.
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, bool cut, const S* sum, int k0,
                                     int kend) const {
     for (int r = 0; r < Sums; ++r) {
-      const int k = k0 + r * shape.lanes;
+      const int k = k0 + r * shape.lanes * Pair;
       if (k >= kend) break;
-      spmm_write(Y, i, k, alpha, beta, sum[r], cut);
+      for (int v = 0; v < Pair; ++v) {
+        spmm_write(Y, i, k + v, alpha, beta, sum[r * Pair + v], cut);
+      }
     }
   }
 
-  // sum[r] += A(i, p) X(col(p), k0 + r * lanes) over p in [p, end), in order
-  // of p; four nonzeros at a time so that their rows of X load together.
+  // sum[r * Pair + v] += A(i, p) X(col(p), k0 + r * lanes * Pair + v) over p
+  // in [p, end), in order of p; four nonzeros at a time so that their rows of X
+  // load together.
   KOKKOS_INLINE_FUNCTION void add(std::int64_t p, std::int64_t end, S* sum, int k0,
                                   int kend) const {
-    const int lanes = shape.lanes;
+    const int step = shape.lanes * Pair;
     for (; p + 4 <= end; p += 4) {
       const auto c0 = col_idx(p), c1 = col_idx(p + 1), c2 = col_idx(p + 2),
                  c3 = col_idx(p + 3);
       const S v0 = values(p), v1 = values(p + 1), v2 = values(p + 2), v3 = values(p + 3);
       for (int r = 0; r < Sums; ++r) {
-        const int k = k0 + r * lanes;
+        const int k = k0 + r * step;
         if (k < kend) {
-          S s = sum[r];
-          s += v0 * X(c0, k);
-          s += v1 * X(c1, k);
-          s += v2 * X(c2, k);
-          s += v3 * X(c3, k);
-          sum[r] = s;
+          const auto x0 = load_columns<Pair>(X, c0, k);
+          const auto x1 = load_columns<Pair>(X, c1, k);
+          const auto x2 = load_columns<Pair>(X, c2, k);
+          const auto x3 = load_columns<Pair>(X, c3, k);
+          for (int v = 0; v < Pair; ++v) {
+            S s = sum[r * Pair + v];
+            s += v0 * x0.v[v];
+            s += v1 * x1.v[v];
+            s += v2 * x2.v[v];
+            s += v3 * x3.v[v];
+            sum[r * Pair + v] = s;
+          }
         }
       }
     }
     for (; p < end; ++p) {
       const auto c = col_idx(p);
-      const S v = values(p);
+      const S a = values(p);
       for (int r = 0; r < Sums; ++r) {
-        const int k = k0 + r * lanes;
-        if (k < kend) sum[r] += v * X(c, k);
+        const int k = k0 + r * step;
+        if (k < kend) {
+          const auto x = load_columns<Pair>(X, c, k);
+          for (int v = 0; v < Pair; ++v) sum[r * Pair + v] += a * x.v[v];
+        }
       }
     }
   }
@@ -171,18 +209,18 @@ struct SpmmThreadChunks {
       merge_path_search_between(row_map, lo, hi, d1, i1, j1);
       const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
-        const int k0 = kb + lane;
-        S sum[Sums];
+        const int k0 = kb + lane * Pair;
+        S sum[Sums * Pair];
         std::int64_t j = j0;
         for (std::int64_t i = i0; i < i1; ++i) {
-          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
+          for (int r = 0; r < Sums * Pair; ++r) sum[r] = S(0);
           const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
           add(j, end, sum, k0, kend);
           write(i, i == i0 && first_cut, sum, k0, kend);
           j = end;
         }
         if (j < j1) {  // row i1 goes on past the chunk: its share
-          for (int r = 0; r < Sums; ++r) sum[r] = S(0);
+          for (int r = 0; r < Sums * Pair; ++r) sum[r] = S(0);
           add(j, j1, sum, k0, kend);
           write(i1, true, sum, k0, kend);
         }
