@@ -221,10 +221,12 @@ TEST(Spmm, DenseColumnStagingOnAndOff) {
                               SpmmPath::team_panels);
 }
 
+// The chunk kernel loading one column at a time (PairedColumnLoads turns pairs on).
 SpmmOptions column_blocks(int block, int lanes = 0, int panel_items = 0) {
   SpmmOptions o = team_kernel(SpmmStaging::off, panel_items);
   o.tuning.column_block = block;
   o.tuning.vector_lanes = lanes;
+  o.tuning.paired_columns = SpmmStaging::off;
   return o;
 }
 
@@ -262,7 +264,7 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
     EXPECT_EQ(eight.column_blocks, expected_blocks(K, 32, std::min(4, space_lanes)));
   }
   // The default: one block of up to 8 sums a lane, so K = 200 takes one on a
-  // GPU (32 lanes x 7 sums), 25 on a host space (one lane).
+  // GPU (32 lanes x 7 sums, or x 4 pairs of columns), 25 on a host space (one lane).
   const auto st = check<double, Right, Right>(a, 200, 1, 0, team_kernel(SpmmStaging::off),
                                               SpmmPath::team_panels);
   EXPECT_EQ(st.column_blocks, libra::LaunchTraits<Exec>::is_gpu ? 1u : 25u);
