@@ -1,9 +1,11 @@
 // The workspace and its block cache: frames reuse blocks, the cache keeps what
 // the last two releases gave back and frees older blocks when it must allocate.
+// And fill_view, which host spaces run on the calling thread for small views.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
+#include "libra/core/fill.hpp"
 #include "libra/util/workspace.hpp"
 #include "support/test_space.hpp"
 
@@ -96,6 +98,40 @@ TEST(Workspace, HostCacheIsSmallerThanDeviceCache) {
   libra::release_cached_memory<mem>();
   (void)use_and_release(Cache::max_block_bytes + 1);  // too large to keep
   EXPECT_EQ(Cache::instance().cached_bytes(), 0u);
+}
+
+// Kernels launched while a test listens (Kokkos Tools' parallel_for callback).
+int& kernels_seen() {
+  static int n = 0;
+  return n;
+}
+void count_kernel(const char*, std::uint32_t, std::uint64_t*) {
+  ++kernels_seen();
+}
+
+TEST(FillView, SmallHostViewsFilledWithoutAKernel) {
+  // Every entry set, small and large, 1-D and 2-D; host spaces launch no kernel
+  // for views up to host_fill_bytes, GPUs always do (and so do large views).
+  const std::size_t small = libra::impl::host_fill_bytes / sizeof(double);
+  for (const std::size_t n : {std::size_t(1), small, small + 1, 4 * small}) {
+    Kokkos::View<double*, mem> v("v", n);
+    Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem> w("w", 2, (n + 1) / 2);
+    kernels_seen() = 0;
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(count_kernel);
+    libra::impl::fill_view(Exec(), v, 2.5);
+    libra::impl::fill_view(Exec(), w, std::uint64_t(7));
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+    const bool host_small = !libra::LaunchTraits<Exec>::is_gpu &&
+                            n * sizeof(double) <= libra::impl::host_fill_bytes;
+    EXPECT_EQ(kernels_seen() == 0, host_small) << n << " entries";
+    const auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    const auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(hv(i), 2.5) << i;
+    for (std::size_t r = 0; r < 2; ++r) {
+      for (std::size_t c = 0; c < w.extent(1); ++c)
+        ASSERT_EQ(hw(r, c), 7u) << r << ", " << c;
+    }
+  }
 }
 
 }  // namespace workspace_test

@@ -13,6 +13,7 @@
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
+#include "libra/core/fill.hpp"
 #include "libra/core/kernel_lanes.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
 #include "libra/spgemm/impl/acc_hash_numeric.hpp"
@@ -326,7 +327,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
   // Kept for the numeric calls (and the one-shot fill): zero between rows.
   plan.sums = plan.temps.template view2<S>("libra::spgemm::panel::sums", workers,
                                            per_thread_entries<S>(columns));
-  Kokkos::deep_copy(exec, plan.sums, S(0));
+  fill_view(exec, plan.sums, S(0));
   const TempsFrame<mem> frame(plan.temps);
   const auto w = column_words(exec, B, plan.host_word_ratio, plan.temps);
   const auto run = [&](auto packed) {
@@ -341,11 +342,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.sort = plan.sort_columns;
     f.seen = plan.temps.template view2<std::uint64_t>(
         "libra::spgemm::panel::seen", workers, per_thread_entries<std::uint64_t>(words));
-    Kokkos::deep_copy(exec, f.seen, std::uint64_t(0));
+    fill_view(exec, f.seen, std::uint64_t(0));
     f.flags = plan.temps.template view2<std::uint64_t>(
         "libra::spgemm::panel::flags", workers,
         per_thread_entries<std::uint64_t>((words + 63) / 64));
-    Kokkos::deep_copy(exec, f.flags, std::uint64_t(0));
+    fill_view(exec, f.flags, std::uint64_t(0));
     f.flag_span = plan.host_flag_span;
     // One entry more than words: mark() writes an entry before it knows it is new.
     f.touched = plan.temps.template view2<O>("libra::spgemm::panel::touched", workers,
@@ -356,7 +357,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     }
     f.unique = plan.temps.template view<std::uint64_t>(
         "libra::spgemm::panel::unique", static_cast<std::size_t>(plan.num_rows));
-    Kokkos::deep_copy(exec, f.unique, std::uint64_t(0));
+    fill_view(exec, f.unique, std::uint64_t(0));
     // Rows in their own order: neighbouring rows of FEM-like matrices share rows
     // of B, and ordering rows by weight cost more than the balance it bought
     // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
