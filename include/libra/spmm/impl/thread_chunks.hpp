@@ -71,8 +71,7 @@ struct SpmmChunkShape {
   std::int64_t chunks = 0;
   int threads = 1;
   int lanes = 1;
-  int pair = 1;  // columns per load
-  int sums = 1;  // loads per lane and nonzero (pair x sums sums per lane)
+  int sums = 1;  // loads per lane and nonzero (columns_per_load x sums sums a lane)
   int width = 1;
   int blocks = 0;
   std::int64_t teams = 0;  // per block of columns
@@ -84,7 +83,7 @@ struct SpmmChunkShape {
                  int block, int max_lanes, bool gpu, int columns_per_load = 1) {
     items = chunk_items > 0 ? chunk_items : spmm_chunk_items(rows + nnz, K);
     chunks = (rows + nnz + items - 1) / items;
-    pair = columns_per_load;
+    const int pair = columns_per_load;
     const int want = std::max(1, std::min(K, block > 0 ? block : K));
     lanes = 1;
     while (lanes * pair < want && lanes < max_lanes) lanes *= 2;
@@ -120,8 +119,8 @@ struct SpmmCutRows {
 };
 
 // Sums: the most loads a lane makes per nonzero (shape.sums <= Sums), Pair
-// columns each (shape.pair), so that the common widths do not pay 8 registers'
-// worth of sums and loads.
+// columns each (the shape's columns_per_load), so that the common widths do not pay 8
+// registers' worth of sums and loads.
 template <class Exec, class AType, class XView, class YView, int Sums, int Pair = 1>
 struct SpmmThreadChunks {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
