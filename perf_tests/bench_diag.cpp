@@ -2,6 +2,9 @@
 // algorithm (../shared/papers/003; issue 9):
 //   diag/<problem>/cdm             libra::cdm_gemm on CDM operands, C in CDM (no
 //                                  conversion timed)
+//   diag/<problem>/cdm_into        libra::cdm_gemm_into: the same product into a C
+//                                  of that structure allocated before (numeric
+//                                  only: no allocation timed)
 //   diag/<problem>/hm              libra::hm_gemm on HM operands, C in HM
 //   diag/<problem>/libra_cdm_csr   libra::spgemm --algo cdm: CSR in, CSR out (pattern
 //                                  and values products, conversions, all timed)
@@ -24,10 +27,12 @@
 
 #include <KokkosBlas3_gemm.hpp>
 #include <Kokkos_Core.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -138,6 +143,22 @@ std::string check(const Problem& p, const Matrix& C) {
   return check_product_by_vector(p.a, p.b, csr_to_host(C));
 }
 
+// LIBRA_BENCH_CDM_TILE=C,P,D: the CDM tiles' diagonals, positions and depth.
+DiagonalGemmOptions cdm_tile_options() {
+  DiagonalGemmOptions o;
+  const char* e = std::getenv("LIBRA_BENCH_CDM_TILE");
+  if (e && *e) {
+    int c = 0, p = 0, d = 0;
+    if (std::sscanf(e, "%d,%d,%d", &c, &p, &d) != 3) {
+      throw std::invalid_argument("LIBRA_BENCH_CDM_TILE must be C,P,D");
+    }
+    o.tuning.tile_diagonals = c;
+    o.tuning.tile_positions = p;
+    o.tuning.tile_depth = d;
+  }
+  return o;
+}
+
 void run_product(benchmark::State& state, const std::string& spec,
                  const std::string& algo, const Options& options) {
   try {
@@ -154,7 +175,7 @@ void run_product(benchmark::State& state, const std::string& spec,
     }
     std::function<Matrix()> multiply;  // the checked call: C as CSR
     std::function<void()> timed;       // what is timed (default: multiply)
-    Cdm ka, kb;
+    Cdm ka, kb, kc;
     Hm ha, hb;
     Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device> da, db, dc;
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -164,14 +185,34 @@ void run_product(benchmark::State& state, const std::string& spec,
     if (algo == "cdm") {
       ka = to_compact_diagonal(exec, p.A);
       kb = to_compact_diagonal(exec, p.B);
-      multiply = [&] {
-        return to_csr(exec, cdm_gemm(exec, ka, kb));
+      const DiagonalGemmOptions tiles = cdm_tile_options();
+      multiply = [&ka, &kb, tiles, exec] {
+        return to_csr(exec, cdm_gemm(exec, ka, kb, tiles));
+      };
+      timed = [&ka, &kb, tiles, exec] {
+        (void)cdm_gemm(exec, ka, kb, tiles);
+      };
+    } else if (algo == "cdm_into") {
+      ka = to_compact_diagonal(exec, p.A);
+      kb = to_compact_diagonal(exec, p.B);
+      const DiagonalGemmOptions tiles = cdm_tile_options();
+      kc = cdm_gemm(exec, ka, kb, tiles);  // C's structure, allocated before the timing
+      timed = [&ka, &kb, &kc, tiles, exec] {
+        cdm_gemm_into(exec, 1.0, DiagonalOp::none, ka, DiagonalOp::none, kb, 0.0, kc,
+                      tiles);
+      };
+      multiply = [&kc, exec, timed] {
+        timed();
+        return to_csr(exec, kc);
       };
     } else if (algo == "hm") {
       ha = to_diagonal(exec, p.A);
       hb = to_diagonal(exec, p.B);
       multiply = [&] {
         return to_csr(exec, hm_gemm(exec, ha, hb));
+      };
+      timed = [&] {
+        (void)hm_gemm(exec, ha, hb);
       };
     } else if (algo == "libra_cdm_csr" || algo == "libra_panel") {
       SpgemmOptions o;
@@ -218,7 +259,7 @@ void run_product(benchmark::State& state, const std::string& spec,
     Matrix C = multiply();
     exec.fence();
     const std::uint64_t peak = meter.stop();
-    if (C.num_rows > 0 || algo == "cdm" || algo == "hm") {
+    if (C.num_rows > 0 || algo == "cdm" || algo == "cdm_into" || algo == "hm") {
       const std::string wrong = check(p, C);
       if (!wrong.empty()) {
         state.SkipWithError(("wrong: " + wrong).c_str());
@@ -315,9 +356,8 @@ void register_benchmarks(const Options& options) {
           "struct:10000:200:200", "struct:10000:400:400", "struct:10000:600:600"})
       specs.push_back(s);
   }
-  const char* products[] = {
-      "cdm",      "hm",        "libra_cdm_csr", "libra_panel", "kokkos_kernels",
-      "cusparse", "dense_gemm"};
+  const char* products[] = {"cdm",         "cdm_into",       "hm",       "libra_cdm_csr",
+                            "libra_panel", "kokkos_kernels", "cusparse", "dense_gemm"};
   for (const auto& spec : specs) {
     for (const char* algo : products) {
       if (std::string(algo) == "cusparse" && !on_gpu) continue;

@@ -256,6 +256,13 @@ TEST(DiagonalErrors, RefusedBeforeAllocating) {
   EXPECT_THROW(libra::cdm_gemm(Exec(), K, K, tight), libra::ArgumentError);
   tight.memory_budget += 1;
   EXPECT_NO_THROW(libra::cdm_gemm(Exec(), K, K, tight));
+  // Tiles wider than the diagonals a thread holds in registers.
+  libra::DiagonalGemmOptions wide;
+  wide.tuning.cdm_tiles = 1;
+  wide.tuning.tile_diagonals = libra::impl::cdm_tile_diagonals_max + 1;
+  EXPECT_THROW(libra::cdm_gemm(Exec(), K, K, wide), libra::ArgumentError);
+  wide.tuning.tile_diagonals = libra::impl::cdm_tile_diagonals_max;
+  EXPECT_NO_THROW(libra::cdm_gemm(Exec(), K, K, wide));
   // HM stores diagonal d with 50 - |d| values: 650 - 2 * (1 + ... + 6) = 608.
   tight.memory_budget = 608 * sizeof(double) - 1;
   EXPECT_THROW(libra::hm_gemm(Exec(), H, H, tight), libra::ArgumentError);
@@ -314,6 +321,13 @@ std::vector<CdmKernel<T>> cdm_kernels() {
   k.push_back({"tiles 3x5, depth 2, 1 thread", o, DiagonalPath::cdm_tiles});
   o.tuning.host_team_threads = libra::test::max_team_threads();
   k.push_back({"tiles 3x5, depth 2, all threads", o, DiagonalPath::cdm_tiles});
+  // One step of A's diagonals (no partial sums kept in scratch), full registers.
+  o = {};
+  o.tuning.cdm_tiles = 1;
+  o.tuning.tile_diagonals = libra::impl::cdm_tile_diagonals_max;
+  o.tuning.tile_positions = 33;
+  o.tuning.tile_depth = 1024;
+  k.push_back({"tiles 8x33, one step", o, DiagonalPath::cdm_tiles});
   return k;
 }
 
@@ -374,6 +388,77 @@ TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
       }
     }
   }
+}
+
+// C = alpha op(A) op(B) + beta C in place, into a C holding the product's
+// diagonals and more (those of a C_in added by a first product), on every
+// kernel: the extra diagonals are only scaled.
+TYPED_TEST(Diagonal, CompactDiagonalProductsInPlace) {
+  using T = TypeParam;
+  using Cdm =
+      decltype(libra::to_compact_diagonal(Exec(), std::declval<typename T::Csr>()));
+  auto to_cdm = [](const ref::Matrix& m) {
+    return libra::to_compact_diagonal(
+        Exec(), ref::to_csr<typename T::Csr::scalar_type, int,
+                            typename T::Csr::offset_type, Device>(m));
+  };
+  struct Case {
+    std::int64_t n;
+    std::vector<std::int64_t> a, b;
+  };
+  const std::vector<Case> cases = {{1, {0}, {0}},
+                                   {40, band(3, 1), band(1, 4)},
+                                   {70, band(12, 12), band(9, 12)},
+                                   {33, {}, band(2, 2)},
+                                   {50, {-30, -1, 0, 4, 45}, {-7, 0, 3, 20}}};
+  std::uint64_t seed = 300;
+  for (const auto& kernel : cdm_kernels<T>()) {
+    for (const auto& c : cases) {
+      const auto a = T::round(on_diagonals(c.n, c.n, c.a, 1.0, seed++));
+      const auto b = T::round(on_diagonals(c.n, c.n, c.b, 1.0, seed++));
+      const auto extra = T::round(on_diagonals(c.n, c.n, band(1, 2), 1.0, seed++));
+      const Cdm A = to_cdm(a), B = to_cdm(b), E = to_cdm(extra);
+      for (const auto oa : {DiagonalOp::none, DiagonalOp::transpose}) {
+        for (const auto ob : {DiagonalOp::none, DiagonalOp::transpose}) {
+          for (const double beta : {0.0, -0.5}) {
+            const std::string what = kernel.name + ", n = " + std::to_string(c.n) +
+                                     ", ops " + std::to_string(static_cast<int>(oa)) +
+                                     std::to_string(static_cast<int>(ob)) + ", beta " +
+                                     std::to_string(beta);
+            // C: the product's diagonals and E's, with values of its own.
+            const Cdm C = libra::cdm_gemm(Exec(), 0.5, oa, A, ob, B, 1.0, E);
+            const ref::Matrix before = libra::test::to_ref(libra::to_csr(Exec(), C));
+            libra::DiagonalGemmStats st;
+            check_product<T>(
+                a, oa, b, ob, 1.5, beta, before,
+                [&] {
+                  libra::cdm_gemm_into(Exec(), 1.5, oa, A, ob, B, beta, C, kernel.options,
+                                       &st);
+                  return libra::test::to_ref(libra::to_csr(Exec(), C));
+                },
+                what);
+            EXPECT_EQ(st.path, kernel.path) << what;
+            EXPECT_EQ(st.diagonals_c, C.diag.extent(0)) << what;
+          }
+        }
+      }
+    }
+  }
+  // C lacking a diagonal of the product, C aliasing an operand, sizes that differ.
+  const auto a = on_diagonals(30, 30, band(2, 2), 1.0, 7);
+  const Cdm A = to_cdm(a), A2 = to_cdm(a), A6 = to_cdm(on_diagonals(6, 6, {0}, 1.0, 3));
+  try {
+    libra::cdm_gemm_into(Exec(), 1.0, DiagonalOp::none, A, DiagonalOp::none, A, 0.0, A2);
+    FAIL() << "no error";
+  } catch (const libra::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("6 pairs"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(libra::cdm_gemm_into(Exec(), 1.0, DiagonalOp::none, A, DiagonalOp::none,
+                                    A2, 0.0, A),
+               libra::ArgumentError);
+  EXPECT_THROW(libra::cdm_gemm_into(Exec(), 1.0, DiagonalOp::none, A, DiagonalOp::none, A,
+                                    0.0, A6),
+               libra::ShapeError);
 }
 
 // Which of the paper's thirteen cases a pair of diagonals (of A, of B) is:

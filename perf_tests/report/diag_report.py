@@ -15,8 +15,8 @@ import json
 import math
 import re
 
-PRODUCTS = ["cdm", "hm", "libra_cdm_csr", "libra_panel", "kokkos_kernels", "cusparse",
-            "dense_gemm"]
+PRODUCTS = ["cdm", "cdm_into", "hm", "libra_cdm_csr", "libra_panel", "kokkos_kernels",
+            "cusparse", "dense_gemm"]
 CSR_BASELINES = ["libra_panel", "kokkos_kernels", "cusparse"]
 SPMV = ["spmv_cdm", "spmv_hm", "spmv_csr"]
 
@@ -67,7 +67,7 @@ def main():
     problems = sorted({p for p, _ in cases}, key=problem_key)
     out = [f"# {args.title}", ""]
     head = []
-    ratios_cus, ratios_best = [], []
+    ratios_cus, ratios_best, ratios_into = [], [], []
     losses = []  # (problem, the baseline faster than CDM)
     for p in problems:
         cdm = cases.get((p, "cdm"))
@@ -77,8 +77,11 @@ def main():
         base = {a: c["ms"] for a, c in base.items() if c and "ms" in c}
         csr_ms = [v for a, v in base.items() if a != "dense_gemm"]
         cus = cases.get((p, "cusparse"))
+        into = cases.get((p, "cdm_into"))
         if cus and "ms" in cus:
             ratios_cus.append((p, cus["ms"] / cdm["ms"]))
+            if into and "ms" in into:
+                ratios_into.append((p, cus["ms"] / into["ms"]))
         if csr_ms:
             ratios_best.append((p, min(csr_ms) / cdm["ms"]))
         if problem_key(p)[0] == "band":
@@ -88,6 +91,11 @@ def main():
     if ratios_cus:
         out.append("**CDM vs cuSPARSE SpGEMM** (time of cuSPARSE / time of CDM; >1: CDM faster): " +
                    ", ".join(f"{p} {r:.1f}x" for p, r in ratios_cus) + ".")
+        out.append("")
+    if ratios_into:
+        out.append("**CDM into a C allocated before (`cdm_gemm_into`, no allocation timed) vs "
+                   "cuSPARSE SpGEMM** (one-shot, its allocations timed): " +
+                   ", ".join(f"{p} {r:.1f}x" for p, r in ratios_into) + ".")
         out.append("")
     if ratios_best:
         out.append("**CDM vs the fastest CSR SpGEMM** (Libra panel, Kokkos Kernels, cuSPARSE): " +

@@ -7,6 +7,8 @@
 //   auto S = libra::cdm_gemm(exec, 1.0, DiagonalOp::none, A, DiagonalOp::transpose, A,
 //                            1.0, C_in);        // the rank-k update A * A^T + C_in
 //
+//   libra::cdm_gemm_into(exec, 1.0, DiagonalOp::none, A, DiagonalOp::none, B,
+//                        0.0, C);               // C of that structure again, in place
 // C's diagonals are known before anything is multiplied (every sum of a
 // diagonal of op(A) and one of op(B), and C_in's when beta != 0), so C is
 // allocated once, after a check against DiagonalGemmOptions::memory_budget.
@@ -47,26 +49,48 @@ struct NoTeamWork {
 };
 
 // The team shape of the CDM tiles on Exec: {diagonals, positions, depth, threads}.
+// GPUs run a thread per position of the tile.
 template <class Exec>
 std::array<int, 4> cdm_tile_shape(const DiagonalGemmOptions::Tuning& t) {
-  const int tc = t.tile_diagonals > 0 ? t.tile_diagonals : 8;
-  const int tp = t.tile_positions > 0 ? t.tile_positions : 32;
-  const int ts = t.tile_depth > 0 ? t.tile_depth : 32;
+  const int tc = t.tile_diagonals > 0 ? t.tile_diagonals : cdm_tile_diagonals_max;
+  const int tp = t.tile_positions > 0 ? t.tile_positions : 128;
+  const int ts = t.tile_depth > 0 ? t.tile_depth : 64;
+  if (tc > cdm_tile_diagonals_max) {
+    throw ArgumentError("cdm_gemm: tiles of " + std::to_string(tc) +
+                        " diagonals; a thread holds at most " +
+                        std::to_string(cdm_tile_diagonals_max));
+  }
   int team = LaunchTraits<Exec>::is_gpu
-                 ? tc * tp
+                 ? tp
                  : (t.host_team_threads > 0 ? t.host_team_threads : 1);
   const int most = Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
                        .team_size_max(NoTeamWork<Exec>{}, Kokkos::ParallelForTag());
   if (team > most) {
     if (LaunchTraits<Exec>::is_gpu) {
-      throw ArgumentError("cdm_gemm: a tile of " + std::to_string(tc) + " x " +
-                          std::to_string(tp) + " entries needs " + std::to_string(team) +
-                          " threads, more than a team may have (" + std::to_string(most) +
-                          ")");
+      throw ArgumentError(
+          "cdm_gemm: a tile of " + std::to_string(tp) +
+          " positions needs as many threads, more than a team may have (" +
+          std::to_string(most) + ")");
     }
     team = most;
   }
   return {tc, tp, ts, team};
+}
+// Runs the CDM product pr describes with the kernel the options and the space
+// choose; returns which ran.
+template <class Exec, class P>
+DiagonalPath run_cdm(const Exec& exec, const P& pr, const DiagonalGemmOptions& options) {
+  const int force = options.tuning.cdm_tiles;
+  if (force > 0 || (force == 0 && LaunchTraits<Exec>::is_gpu)) {
+    const auto t = cdm_tile_shape<Exec>(options.tuning);
+    cdm_tiles(exec, pr, t[0], t[1], t[2], t[3]);
+    return DiagonalPath::cdm_tiles;
+  }
+  const int chunk = options.tuning.tile_positions > 0
+                        ? std::min(options.tuning.tile_positions, cdm_max_chunk)
+                        : cdm_max_chunk;
+  cdm_rows(exec, pr, chunk);
+  return DiagonalPath::cdm_rows;
 }
 }  // namespace impl
 
@@ -128,33 +152,73 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
     pr.a_diag = A.diag;
     pr.c_diag = c_diag;
     pr.ta = ta;
-    pr.b_at = {
-        impl::diagonal_map(exec, B.diag, keys,
-                           typename M::index_type(temps.template view<O>(
-                               "libra::diag::cdm::b_map", static_cast<std::size_t>(n)))),
-        tb, n};
-    if (beta != S(0)) {
-      pr.c_in_map = impl::diagonal_map(
-          exec, C_in.diag, keys,
-          typename M::index_type(temps.template view<O>("libra::diag::cdm::c_in_map",
-                                                        static_cast<std::size_t>(n))));
-    }
-    const int force = options.tuning.cdm_tiles;
-    const bool tiles = force > 0 || (force == 0 && LaunchTraits<Exec>::is_gpu);
-    if (tiles) {
-      const auto t = impl::cdm_tile_shape<Exec>(options.tuning);
-      impl::cdm_tiles(exec, pr, t[0], t[1], t[2], t[3]);
-      st.path = DiagonalPath::cdm_tiles;
-    } else {
-      const int chunk = options.tuning.tile_positions > 0
-                            ? std::min(options.tuning.tile_positions, impl::cdm_max_chunk)
-                            : impl::cdm_max_chunk;
-      impl::cdm_rows(exec, pr, chunk);
-      st.path = DiagonalPath::cdm_rows;
-    }
+    pr.b_at = {B.diag, tb, n};
+    pr.c_in_diag = C_in.diag;
+    st.path = impl::run_cdm(exec, pr, options);
   }
   if (stats) *stats = st;
   return C;
+}
+
+// C = alpha * op(A) * op(B) + beta * C in place, all n x n in compact diagonal
+// storage, into a C that already stores every diagonal of op(A) * op(B) (the
+// result of an earlier product of the same structure, say): nothing is
+// allocated, and the only synchronisation is the check that C has those
+// diagonals. C's other diagonals are scaled by beta. C must not share values
+// with A or B. Throws ShapeError when the sizes differ, ArgumentError when C
+// lacks a diagonal of the product or aliases an operand.
+template <class Exec, class S, class O, class Off, class D>
+void cdm_gemm_into(const Exec& exec, impl::non_deduced_t<S> alpha, DiagonalOp op_a,
+                   const CompactDiagonalMatrix<S, O, Off, D>& A, DiagonalOp op_b,
+                   const CompactDiagonalMatrix<S, O, Off, D>& B,
+                   impl::non_deduced_t<S> beta,
+                   const CompactDiagonalMatrix<S, O, Off, D>& C,
+                   const DiagonalGemmOptions& options = {},
+                   DiagonalGemmStats* stats = nullptr) {
+  impl::check_diag_gemm_space<Exec, D>();
+  const std::int64_t n = A.num_rows;
+  if (B.num_rows != A.num_rows || C.num_rows != A.num_rows) {
+    throw ShapeError("cdm_gemm_into: A is " + impl::shape(n, n) + ", B " +
+                     impl::shape(B.num_rows, B.num_cols) + ", C " +
+                     impl::shape(C.num_rows, C.num_cols) +
+                     " (all must be the same size)");
+  }
+  if (C.stored() > 0 &&
+      (C.values.data() == A.values.data() || C.values.data() == B.values.data())) {
+    throw ArgumentError("cdm_gemm_into: C shares its values with A or B");
+  }
+  const impl::ProfilingRegion region("libra::diag::cdm_gemm_into");
+  const bool ta = op_a == DiagonalOp::transpose, tb = op_b == DiagonalOp::transpose;
+  const std::int64_t missing =
+      impl::missing_product_diagonals(exec, A.diag, ta, B.diag, tb, C.diag, n);
+  if (missing > 0) {
+    throw ArgumentError(
+        "cdm_gemm_into: C lacks diagonals of op(A) * op(B): " + std::to_string(missing) +
+        " pairs of A's and B's diagonals land on diagonals C does not "
+        "store (compute C with cdm_gemm first)");
+  }
+  DiagonalGemmStats st;
+  st.diagonal_pairs = static_cast<std::uint64_t>(A.diag.extent(0)) *
+                      static_cast<std::uint64_t>(B.diag.extent(0));
+  st.diagonals_c = C.diag.extent(0);
+  st.stored_c = C.stored();
+  if (C.stored() > 0) {
+    impl::CdmProduct<S, O, Off, D> pr;
+    pr.n = n;
+    pr.alpha = alpha;
+    pr.beta = beta;
+    pr.a = A.values;
+    pr.b = B.values;
+    pr.c = C.values;
+    pr.c_in = C.values;  // each entry is read, then written, by the same thread
+    pr.a_diag = A.diag;
+    pr.c_diag = C.diag;
+    pr.ta = ta;
+    pr.b_at = {B.diag, tb, n};
+    pr.c_in_diag = C.diag;
+    st.path = impl::run_cdm(exec, pr, options);
+  }
+  if (stats) *stats = st;
 }
 
 // C = A * B.

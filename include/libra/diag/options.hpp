@@ -12,8 +12,9 @@ enum class DiagonalOp { none, transpose };
 
 enum class DiagonalPath {
   none,        // nothing to multiply (an operand without diagonals, or n = 0)
-  cdm_tiles,   // CDM: a team per tile of C's compact diagonals x positions, A's
-               // compact diagonals staged in team scratch (the paper's Algorithm 1)
+  cdm_tiles,   // CDM: a team per tile of C's compact diagonals x positions, a thread
+               // per position holding the tile's diagonals in registers (the paper's
+               // Algorithm 1)
   cdm_rows,    // CDM on host spaces: a thread per chunk of one compact diagonal of C,
                // shifted vector products in contiguous runs (vectorised)
   hm_entries,  // HM: a thread per stored entry of A over B's diagonals, atomics into C
@@ -34,14 +35,14 @@ struct DiagonalGemmOptions {
     // CDM: 1 forces the team tiles on any space, -1 the host rows kernel, 0 lets
     // Libra choose (tiles on GPUs, rows on hosts).
     int cdm_tiles = 0;
-    // Tiles: C's compact diagonals x positions per tile, and A's compact
-    // diagonals staged per step (0: 8 x 32 and 32). Rows: positions per chunk
-    // (tile_positions; 0: 512, at most 512).
+    // Tiles: C's compact diagonals (at most 8) x positions per tile, and A's
+    // compact diagonals tabulated per step (0: 8 x 128 and 64). Rows: positions
+    // per chunk (tile_positions; 0: 512, at most 512).
     int tile_diagonals = 0;
     int tile_positions = 0;
     int tile_depth = 0;
     // Threads per team when the tiles run on a host space (0: 1); capped by what
-    // the space allows. GPUs use one thread per entry of the tile.
+    // the space allows. GPUs use one thread per position of the tile.
     int host_team_threads = 0;
     // HM: 1 forces a thread per diagonal of C on any space, -1 a thread per entry
     // of A, 0 lets Libra choose (entries on GPUs, pairs on hosts).

@@ -7,9 +7,12 @@
 // a sum of shifted vector products; op(X)_k[p] is X_k[p], or for X^T
 // X_{(n - k) mod n}[(p + k) mod n]. Two kernels compute it:
 //  - tiles (GPUs): a team per tile of C (tile_diagonals compact diagonals x
-//    tile_positions positions, one thread per entry), A's diagonals staged in
-//    team scratch tile_depth at a time, so each staged value serves the tile's
-//    diagonals of C (the paper's Algorithm 1; B is read from global memory);
+//    tile_positions positions, a thread per position holding its tile_diagonals
+//    sums in registers), so each value of A it loads serves every diagonal of
+//    the tile (the paper's Algorithm 1, with A's tile staged in registers rather
+//    than scratch: no value of it is shared between threads); B's rows for each
+//    pair of diagonals are tabulated in scratch tile_depth diagonals of A at a
+//    time;
 //  - rows (hosts): a thread per chunk of positions of one diagonal of C, each
 //    term a contiguous run the compiler vectorises.
 #include <Kokkos_Core.hpp>
@@ -24,19 +27,20 @@
 namespace libra::impl {
 
 // Where op(X)'s compact diagonal k lives: row `slot` of X's values (-1: not
-// stored), read at (p + shift) mod n.
+// stored), read at (p + shift) mod n. Found by binary search in X's ascending
+// list, so a product needs no map of all n compact indices.
 template <class IndexView>
 struct CdmLookup {
-  IndexView map;  // X's compact index -> slot
+  IndexView diag;  // X's stored compact indices, ascending
   bool transpose = false;
   std::int64_t n = 0;
   KOKKOS_INLINE_FUNCTION std::int64_t slot(std::int64_t k, std::int64_t& shift) const {
     if (!transpose) {
       shift = 0;
-      return map(k);
+      return find_sorted(diag, k);
     }
     shift = k;
-    return map(k == 0 ? 0 : n - k);
+    return find_sorted(diag, k == 0 ? 0 : n - k);
   }
 };
 
@@ -56,14 +60,15 @@ struct CdmProduct {
   index_type a_diag, c_diag;
   bool ta = false;
   CdmLookup<index_type> b_at;
-  index_type c_in_map;  // compact index -> slot of C_in (beta != 0)
+  index_type c_in_diag;  // C_in's compact indices, ascending (beta != 0)
 
-  KOKKOS_INLINE_FUNCTION S finish(std::int64_t k, std::int64_t p, S acc) const {
+  // C_in's slot of C's compact diagonal k (-1: none, or beta = 0).
+  KOKKOS_INLINE_FUNCTION std::int64_t input_slot(std::int64_t k) const {
+    return beta != S(0) ? find_sorted(c_in_diag, k) : -1;
+  }
+  KOKKOS_INLINE_FUNCTION S finish(std::int64_t in_slot, std::int64_t p, S acc) const {
     S v = alpha * acc;
-    if (beta != S(0)) {
-      const std::int64_t s = c_in_map(k);
-      if (s >= 0) v += beta * c_in(s, p);
-    }
+    if (in_slot >= 0) v += beta * c_in(in_slot, p);
     return v;
   }
 };
@@ -109,70 +114,114 @@ void cdm_rows(const Exec& exec, const P& pr, int chunk) {
             t += run;
           }
         }
+        const std::int64_t in_slot = pr.input_slot(kc);
         for (std::int64_t t = 0; t < len; ++t) {
-          pr.c(c, p0 + t) = pr.finish(kc, p0 + t, acc[t]);
+          pr.c(c, p0 + t) = pr.finish(in_slot, p0 + t, acc[t]);
         }
       });
 }
 
-// The tiles kernel.
+// C's compact diagonals a thread of the tiles kernel accumulates in registers.
+constexpr int cdm_tile_diagonals_max = 8;
+
+// The tiles kernel. A team owns tc (<= cdm_tile_diagonals_max) compact diagonals
+// of C over tp consecutive positions, one position per thread (TeamThreadRange on
+// hosts): each value of A it loads serves the thread's tc diagonals of C from
+// registers. For each step of ts diagonals of A the team first tabulates, in
+// scratch, which of B's rows every (diagonal of C, diagonal of A) pair reads
+// (-1: B lacks it), so the multiply-add loop does no map lookups.
 template <class Exec, class P>
 void cdm_tiles(const Exec& exec, const P& pr, int tc, int tp, int ts, int team) {
   using S = decltype(pr.alpha);
+  using O = typename decltype(pr.a_diag)::non_const_value_type;
   using policy = Kokkos::TeamPolicy<Exec>;
   using member = typename policy::member_type;
   using scratch_s = Kokkos::View<S*, typename Exec::scratch_memory_space,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_o = Kokkos::View<O*, typename Exec::scratch_memory_space,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using scratch_i = Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  constexpr int R = cdm_tile_diagonals_max;
   const std::int64_t n = pr.n;
   const std::int64_t dg_c = static_cast<std::int64_t>(pr.c_diag.extent(0));
   const std::int64_t dg_a = static_cast<std::int64_t>(pr.a_diag.extent(0));
   const std::int64_t c_tiles = (dg_c + tc - 1) / tc;
   const std::int64_t p_tiles = (n + tp - 1) / tp;
-  const int entries = tc * tp;
-  const std::size_t bytes = scratch_s::shmem_size(static_cast<std::size_t>(ts) * tp) +
-                            scratch_s::shmem_size(entries) + scratch_i::shmem_size(ts);
+  // Partial sums cross steps in scratch only when A has more than one step.
+  const std::size_t partial = dg_a > ts ? static_cast<std::size_t>(tc) * tp : 0;
+  const std::size_t bytes = scratch_s::shmem_size(partial) +
+                            scratch_o::shmem_size(static_cast<std::size_t>(tc) * ts) +
+                            scratch_i::shmem_size(ts) + scratch_i::shmem_size(tc);
   Kokkos::parallel_for(
       "libra::diag::cdm::tiles",
       policy(exec, c_tiles * p_tiles, team).set_scratch_size(0, Kokkos::PerTeam(bytes)),
       KOKKOS_LAMBDA(const member& m) {
-        // Neighbouring teams share positions, hence the A values they stage.
+        // Neighbouring teams share positions, hence the values of A and B they read.
         const std::int64_t c0 = (m.league_rank() % c_tiles) * tc;
         const std::int64_t p0 = (m.league_rank() / c_tiles) * tp;
-        scratch_s tile(m.team_scratch(0), static_cast<std::size_t>(ts) * tp);
-        scratch_s acc(m.team_scratch(0), entries);
+        const int rc = dg_c - c0 < tc ? static_cast<int>(dg_c - c0) : tc;
+        scratch_s acc(m.team_scratch(0), partial);
+        scratch_o rows(m.team_scratch(0), static_cast<std::size_t>(tc) * ts);
         scratch_i ka(m.team_scratch(0), ts);
-        for (std::int64_t s0 = 0; s0 < dg_a; s0 += ts) {
-          const std::int64_t depth = dg_a - s0 < ts ? dg_a - s0 : ts;
-          Kokkos::parallel_for(
-              Kokkos::TeamThreadRange(m, depth * tp), [&](const std::int64_t i) {
-                const std::int64_t s = i / tp, q = i % tp;
-                const std::int64_t k = op_diagonal(pr.a_diag(s0 + s), pr.ta, n);
-                const std::int64_t p = p0 + q;
-                tile(i) = p < n ? pr.a(s0 + s, wrap(p + (pr.ta ? k : 0), n)) : S(0);
-                if (q == 0) ka(s) = k;
-              });
-          m.team_barrier();
-          for (int e = m.team_rank(); e < entries; e += m.team_size()) {
-            const std::int64_t c = c0 + e / tp, q = e % tp, p = p0 + q;
-            if (c >= dg_c || p >= n) continue;
-            const std::int64_t kc = pr.c_diag(c);
-            S sum = s0 == 0 ? S(0) : acc(e);
-            for (std::int64_t s = 0; s < depth; ++s) {
-              std::int64_t shift_b = 0;
-              const std::int64_t rb = pr.b_at.slot(wrap(kc - ka(s) + n, n), shift_b);
-              if (rb < 0) continue;
-              sum += tile(s * tp + q) * pr.b(rb, wrap(wrap(p + ka(s), n) + shift_b, n));
+        scratch_i in_slots(m.team_scratch(0), tc);  // C_in's slot per diagonal of C
+        if (dg_a == 0) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, tp), [&](const int q) {
+            const std::int64_t p = p0 + q;
+            if (p >= n) return;
+            for (int r = 0; r < rc; ++r) {
+              pr.c(c0 + r, p) = pr.finish(pr.input_slot(pr.c_diag(c0 + r)), p, S(0));
             }
-            acc(e) = sum;
-          }
-          m.team_barrier();
+          });
+          return;
         }
-        for (int e = m.team_rank(); e < entries; e += m.team_size()) {
-          const std::int64_t c = c0 + e / tp, p = p0 + e % tp;
-          if (c >= dg_c || p >= n) continue;
-          pr.c(c, p) = pr.finish(pr.c_diag(c), p, dg_a == 0 ? S(0) : acc(e));
+        for (std::int64_t s0 = 0; s0 < dg_a; s0 += ts) {
+          const int depth = dg_a - s0 < ts ? static_cast<int>(dg_a - s0) : ts;
+          const bool first = s0 == 0, last = s0 + depth == dg_a;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, rc * depth), [&](const int i) {
+            const int r = i / depth, s = i % depth;
+            const std::int64_t k = op_diagonal(pr.a_diag(s0 + s), pr.ta, n);
+            std::int64_t shift_b = 0;
+            rows(r * ts + s) =
+                static_cast<O>(pr.b_at.slot(wrap(pr.c_diag(c0 + r) - k + n, n), shift_b));
+            if (r == 0) ka(s) = k;
+            if (s == 0 && last) in_slots(r) = pr.input_slot(pr.c_diag(c0 + r));
+          });
+          m.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, tp), [&](const int q) {
+            const std::int64_t p = p0 + q;
+            if (p >= n) return;
+            S sum[R];
+            // B^T's compact diagonal j is read at (p + k_a + j) mod n, j = k_c - k_a:
+            // at (p + k_c) mod n for every diagonal of A.
+            std::int64_t pc[R];
+            for (int r = 0; r < R; ++r) {
+              sum[r] = S(0);
+              pc[r] = 0;
+              if (r < rc) {
+                if (!first) sum[r] = acc(r * tp + q);
+                if (pr.b_at.transpose) pc[r] = wrap(p + pr.c_diag(c0 + r), n);
+              }
+            }
+            for (int s = 0; s < depth; ++s) {
+              const std::int64_t pk = wrap(p + ka(s), n);
+              const S x = pr.a(s0 + s, pr.ta ? pk : p);
+              for (int r = 0; r < R; ++r) {
+                if (r < rc) {
+                  const O rb = rows(r * ts + s);
+                  if (rb >= 0) sum[r] += x * pr.b(rb, pr.b_at.transpose ? pc[r] : pk);
+                }
+              }
+            }
+            for (int r = 0; r < rc; ++r) {
+              if (last) {
+                pr.c(c0 + r, p) = pr.finish(in_slots(r), p, sum[r]);
+              } else {
+                acc(r * tp + q) = sum[r];
+              }
+            }
+          });
+          m.team_barrier();
         }
       });
 }

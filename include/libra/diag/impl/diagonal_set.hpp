@@ -69,6 +69,46 @@ std::uint64_t flag_product_diagonals(const Exec& exec, const IndexView& flags,
   return static_cast<std::uint64_t>(da) * static_cast<std::uint64_t>(db);
 }
 
+// The position of `key` in the ascending list `sorted` (-1: absent).
+template <class IndexView>
+KOKKOS_INLINE_FUNCTION std::int64_t find_sorted(const IndexView& sorted,
+                                                std::int64_t key) {
+  std::int64_t lo = 0, hi = static_cast<std::int64_t>(sorted.extent(0));
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<std::int64_t>(sorted(mid)) < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < static_cast<std::int64_t>(sorted.extent(0)) &&
+                 static_cast<std::int64_t>(sorted(lo)) == key
+             ? lo
+             : -1;
+}
+
+// How many pairs (compact diagonal of op(A), of op(B)) land on a compact
+// diagonal that c_diag (ascending) lacks. One reduction, one synchronisation.
+template <class Exec, class IndexView>
+std::int64_t missing_product_diagonals(const Exec& exec, const IndexView& a_diag, bool ta,
+                                       const IndexView& b_diag, bool tb,
+                                       const IndexView& c_diag, std::int64_t n) {
+  const std::int64_t da = static_cast<std::int64_t>(a_diag.extent(0));
+  const std::int64_t db = static_cast<std::int64_t>(b_diag.extent(0));
+  std::int64_t missing = 0;
+  Kokkos::parallel_reduce(
+      "libra::diag::missing_diagonals", Kokkos::RangePolicy<Exec>(exec, 0, da * db),
+      KOKKOS_LAMBDA(const std::int64_t w, std::int64_t& sum) {
+        std::int64_t k =
+            op_diagonal(a_diag(w / db), ta, n) + op_diagonal(b_diag(w % db), tb, n);
+        if (k >= n) k -= n;
+        if (find_sorted(c_diag, k) < 0) ++sum;
+      },
+      missing);
+  return missing;
+}
+
 template <class Exec>
 void check_product_bytes(const Exec& exec, std::uint64_t values, std::size_t scalar_bytes,
                          std::size_t budget, const char* what) {
