@@ -8,6 +8,8 @@ const char* to_string(DiagonalPath path) noexcept {
       return "none";
     case DiagonalPath::cdm_tiles:
       return "cdm_tiles";
+    case DiagonalPath::cdm_columns:
+      return "cdm_columns";
     case DiagonalPath::cdm_rows:
       return "cdm_rows";
     case DiagonalPath::hm_entries:

@@ -80,6 +80,41 @@ std::array<int, 4> cdm_tile_shape(const DiagonalGemmOptions::Tuning& t) {
 // choose; returns which ran.
 template <class Exec, class P>
 DiagonalPath run_cdm(const Exec& exec, const P& pr, const DiagonalGemmOptions& options) {
+  // The columns kernel on GPUs when op(A) and C are band-like: their compact
+  // diagonals fill most of the shortest cyclic range holding them.
+  const int columns = options.tuning.cdm_columns;
+  const std::int64_t dg_a = static_cast<std::int64_t>(pr.a_diag.extent(0));
+  const std::int64_t dg_c = static_cast<std::int64_t>(pr.c_diag.extent(0));
+  if (columns > 0 || (columns == 0 && options.tuning.cdm_tiles == 0 &&
+                      LaunchTraits<Exec>::is_gpu && dg_a >= cdm_columns_min_diagonals)) {
+    CyclicRange ar = cyclic_range(exec, pr.a_diag, pr.n);
+    if (pr.ta && ar.span > 0) ar.lo = (pr.n - (ar.lo + ar.span - 1) % pr.n) % pr.n;
+    const CyclicRange cr = cyclic_range(exec, pr.c_diag, pr.n);
+    if (columns > 0 && ar.span > cdm_columns_max_span) {
+      throw ArgumentError("cdm_gemm: op(A)'s diagonals span " + std::to_string(ar.span) +
+                          " compact indices; the columns kernel takes at most " +
+                          std::to_string(cdm_columns_max_span));
+    }
+    const bool band_like =
+        ar.span <= 2 * dg_a && cr.span <= 2 * dg_c && ar.span <= cdm_columns_max_span;
+    if (columns > 0 || band_like) {
+      const int tp =
+          options.tuning.tile_positions > 0 ? options.tuning.tile_positions : 128;
+      int team = LaunchTraits<Exec>::is_gpu ? tp
+                                            : (options.tuning.host_team_threads > 0
+                                                   ? options.tuning.host_team_threads
+                                                   : 1);
+      team = std::min(team,
+                      Kokkos::TeamPolicy<Exec>(1, Kokkos::AUTO)
+                          .team_size_max(NoTeamWork<Exec>{}, Kokkos::ParallelForTag()));
+      if (LaunchTraits<Exec>::is_gpu && team < tp) {
+        throw ArgumentError("cdm_gemm: columns of " + std::to_string(tp) +
+                            " positions need as many threads, more than a team may have");
+      }
+      cdm_columns(exec, pr, ar, cr, tp, team);
+      return DiagonalPath::cdm_columns;
+    }
+  }
   const int force = options.tuning.cdm_tiles;
   if (force > 0 || (force == 0 && LaunchTraits<Exec>::is_gpu)) {
     const auto t = cdm_tile_shape<Exec>(options.tuning);

@@ -11,16 +11,18 @@ namespace libra {
 enum class DiagonalOp { none, transpose };
 
 enum class DiagonalPath {
-  none,        // nothing to multiply (an operand without diagonals, or n = 0)
-  cdm_tiles,   // CDM: a team per tile of C's compact diagonals x positions, a thread
-               // per position holding the tile's diagonals in registers (the paper's
-               // Algorithm 1)
-  cdm_rows,    // CDM on host spaces: a thread per chunk of one compact diagonal of C,
-               // shifted vector products in contiguous runs (vectorised)
-  hm_entries,  // HM: a thread per stored entry of A over B's diagonals, atomics into C
-               // (the paper's Algorithm 2)
-  hm_pairs     // HM on host spaces: a thread per diagonal of C, a contiguous shifted
-               // vector product per pair of diagonals of A and B (no atomics)
+  none,         // nothing to multiply (an operand without diagonals, or n = 0)
+  cdm_tiles,    // CDM: a team per tile of C's compact diagonals x positions, a thread
+                // per position holding the tile's diagonals in registers (the paper's
+                // Algorithm 1)
+  cdm_columns,  // CDM on GPUs for band-like operands: a thread per column segment of
+                // C, each loaded value of B serving 8 diagonals of C
+  cdm_rows,     // CDM on host spaces: a thread per chunk of one compact diagonal of C,
+                // shifted vector products in contiguous runs (vectorised)
+  hm_entries,   // HM: a thread per stored entry of A over B's diagonals, atomics into C
+                // (the paper's Algorithm 2)
+  hm_pairs      // HM on host spaces: a thread per diagonal of C, a contiguous shifted
+                // vector product per pair of diagonals of A and B (no atomics)
 };
 const char* to_string(DiagonalPath path) noexcept;
 
@@ -35,6 +37,10 @@ struct DiagonalGemmOptions {
     // CDM: 1 forces the team tiles on any space, -1 the host rows kernel, 0 lets
     // Libra choose (tiles on GPUs, rows on hosts).
     int cdm_tiles = 0;
+    // CDM: 1 forces the columns kernel on any space (positions per team:
+    // tile_positions, 0: 128), -1 never runs it, 0 lets Libra choose (GPUs, when
+    // op(A) and C are band-like and cdm_tiles is 0).
+    int cdm_columns = 0;
     // Tiles: C's compact diagonals (at most 8) x positions per tile, and A's
     // compact diagonals tabulated per step (0: 8 x 128 and 64). Rows: positions
     // per chunk (tile_positions; 0: 512, at most 512).
