@@ -62,6 +62,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+")
     ap.add_argument("--title", default="Diagonal storage products")
+    ap.add_argument("--note", action="append", default=[],
+                    help="a paragraph printed under the headline (repeatable)")
     args = ap.parse_args()
     cases, ctx = load(args.json)
     problems = sorted({p for p, _ in cases}, key=problem_key)
@@ -105,6 +107,9 @@ def main():
                ("; ".join(f"{p}: {', '.join(f)}" for p, f in losses) if losses else
                 "none: CDM was the fastest on every band measured") + ".")
     out.append("")
+    for note in args.note:
+        out.append(note)
+        out.append("")
     if ctx:
         out.append(f"Run: {ctx.get('date', '')}, {ctx.get('host_name', '')}, "
                    f"{ctx.get('num_cpus', '')} CPUs; git {ctx.get('libra_git_hash', ctx.get('git_hash', ''))}.")
