@@ -271,6 +271,22 @@ TEST(DiagonalErrors, RefusedBeforeAllocating) {
   EXPECT_THROW(libra::cdm_gemm(Exec(), K, K, wide), libra::ArgumentError);
   wide.tuning.tile_diagonals = libra::impl::cdm_tile_diagonals_max;
   EXPECT_NO_THROW(libra::cdm_gemm(Exec(), K, K, wide));
+  // The columns kernel forced on diagonals whose slot table would not fit
+  // scratch: {0, 3000, 6000} of n = 10,000 span 6,001 compact indices.
+  const auto spread = libra::to_compact_diagonal(
+      Exec(), libra::test::from_ref<double, int, int, Device>(
+                  on_diagonals(10000, 10000, {0, 3000, 6000}, 1, 4)));
+  libra::DiagonalGemmOptions columns;
+  columns.tuning.cdm_columns = 1;
+  try {
+    libra::cdm_gemm(Exec(), spread, spread, columns);
+    FAIL() << "no error";
+  } catch (const libra::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("span 6001"), std::string::npos) << e.what();
+  }
+  libra::DiagonalGemmStats spread_stats;
+  EXPECT_NO_THROW(libra::cdm_gemm(Exec(), spread, spread, {}, &spread_stats));
+  EXPECT_NE(spread_stats.path, libra::DiagonalPath::cdm_columns);
   // HM stores diagonal d with 50 - |d| values: 650 - 2 * (1 + ... + 6) = 608.
   tight.memory_budget = 608 * sizeof(double) - 1;
   EXPECT_THROW(libra::hm_gemm(Exec(), H, H, tight), libra::ArgumentError);
