@@ -21,6 +21,7 @@
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
+#include "libra/diag/impl/cdm_columns.hpp"
 #include "libra/diag/impl/cdm_gemm.hpp"
 #include "libra/diag/impl/diagonal_set.hpp"
 #include "libra/diag/impl/hm_gemm.hpp"
