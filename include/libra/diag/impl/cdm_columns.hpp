@@ -64,8 +64,7 @@ void cdm_columns(const Exec& exec, const P& pr, CyclicRange ar, CyclicRange cr, 
   using O = typename decltype(pr.a_diag)::non_const_value_type;
   using policy = Kokkos::TeamPolicy<Exec>;
   using member = typename policy::member_type;
-  using scratch_o = Kokkos::View<O*, typename Exec::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_o = CdmScratch<Exec, O>;
   constexpr int J = cdm_column_entries;
   const std::int64_t n = pr.n;
   const std::int64_t span_a = ar.span, steps = ar.span + J - 1;

@@ -45,6 +45,11 @@ struct CdmLookup {
   }
 };
 
+// A team's scratch array of T on Exec, for the kernels' tables.
+template <class Exec, class T>
+using CdmScratch = Kokkos::View<T*, typename Exec::scratch_memory_space,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
 KOKKOS_INLINE_FUNCTION std::int64_t wrap(std::int64_t q, std::int64_t n) {
   return q >= n ? q - n : q;
 }
@@ -137,12 +142,9 @@ void cdm_tiles(const Exec& exec, const P& pr, int tc, int tp, int ts, int team) 
   using O = typename decltype(pr.a_diag)::non_const_value_type;
   using policy = Kokkos::TeamPolicy<Exec>;
   using member = typename policy::member_type;
-  using scratch_s = Kokkos::View<S*, typename Exec::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using scratch_o = Kokkos::View<O*, typename Exec::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using scratch_i = Kokkos::View<std::int64_t*, typename Exec::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using scratch_s = CdmScratch<Exec, S>;
+  using scratch_o = CdmScratch<Exec, O>;
+  using scratch_i = CdmScratch<Exec, std::int64_t>;
   constexpr int R = cdm_tile_diagonals_max;
   const std::int64_t n = pr.n;
   const std::int64_t dg_c = static_cast<std::int64_t>(pr.c_diag.extent(0));
