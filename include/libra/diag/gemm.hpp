@@ -77,6 +77,32 @@ std::array<int, 4> cdm_tile_shape(const DiagonalGemmOptions::Tuning& t) {
   }
   return {tc, tp, ts, team};
 }
+// What the CDM kernels read: C = alpha op(A) op(B) + beta C_in, C's values and
+// ascending diagonals given.
+template <class S, class O, class Off, class D>
+CdmProduct<S, O, Off, D> cdm_product(
+    std::int64_t n, S alpha, S beta, const CompactDiagonalMatrix<S, O, Off, D>& A,
+    bool ta, const CompactDiagonalMatrix<S, O, Off, D>& B, bool tb,
+    const typename CompactDiagonalMatrix<S, O, Off, D>::values_type& c,
+    const typename CompactDiagonalMatrix<S, O, Off, D>::index_type& c_diag,
+    const typename CompactDiagonalMatrix<S, O, Off, D>::values_type& c_in,
+    const typename CompactDiagonalMatrix<S, O, Off, D>::index_type& c_in_diag) {
+  CdmProduct<S, O, Off, D> pr;
+  pr.n = n;
+  pr.alpha = alpha;
+  pr.beta = beta;
+  pr.a = A.values;
+  pr.b = B.values;
+  pr.c = c;
+  pr.c_in = c_in;
+  pr.a_diag = A.diag;
+  pr.c_diag = c_diag;
+  pr.ta = ta;
+  pr.b_at = {B.diag, tb, n};
+  pr.c_in_diag = c_in_diag;
+  return pr;
+}
+
 // Runs the CDM product pr describes with the kernel the options and the space
 // choose; returns which ran.
 template <class Exec, class P>
@@ -177,19 +203,8 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
   st.diagonals_c = c_diag.extent(0);
   st.stored_c = stored;
   if (stored > 0) {
-    impl::CdmProduct<S, O, Off, D> pr;
-    pr.n = n;
-    pr.alpha = alpha;
-    pr.beta = beta;
-    pr.a = A.values;
-    pr.b = B.values;
-    pr.c = values;
-    pr.c_in = C_in.values;
-    pr.a_diag = A.diag;
-    pr.c_diag = c_diag;
-    pr.ta = ta;
-    pr.b_at = {B.diag, tb, n};
-    pr.c_in_diag = C_in.diag;
+    const auto pr = impl::cdm_product(n, alpha, beta, A, ta, B, tb, values, c_diag,
+                                      C_in.values, C_in.diag);
     st.path = impl::run_cdm(exec, pr, options);
   }
   if (stats) *stats = st;
@@ -239,19 +254,9 @@ void cdm_gemm_into(const Exec& exec, impl::non_deduced_t<S> alpha, DiagonalOp op
   st.diagonals_c = C.diag.extent(0);
   st.stored_c = C.stored();
   if (C.stored() > 0) {
-    impl::CdmProduct<S, O, Off, D> pr;
-    pr.n = n;
-    pr.alpha = alpha;
-    pr.beta = beta;
-    pr.a = A.values;
-    pr.b = B.values;
-    pr.c = C.values;
-    pr.c_in = C.values;  // each entry is read, then written, by the same thread
-    pr.a_diag = A.diag;
-    pr.c_diag = C.diag;
-    pr.ta = ta;
-    pr.b_at = {B.diag, tb, n};
-    pr.c_in_diag = C.diag;
+    // C is its own input: each entry is read, then written, by the same thread.
+    const auto pr = impl::cdm_product(n, alpha, beta, A, ta, B, tb, C.values, C.diag,
+                                      C.values, C.diag);
     st.path = impl::run_cdm(exec, pr, options);
   }
   if (stats) *stats = st;
