@@ -117,13 +117,17 @@ DiagonalPath run_cdm(const Exec& exec, const P& pr, const DiagonalGemmOptions& o
     CyclicRange ar = cyclic_range(exec, pr.a_diag, pr.n);
     if (pr.ta && ar.span > 0) ar.lo = (pr.n - (ar.lo + ar.span - 1) % pr.n) % pr.n;
     const CyclicRange cr = cyclic_range(exec, pr.c_diag, pr.n);
-    if (columns > 0 && ar.span > cdm_columns_max_span) {
+    // The slot tables hold about 2 span entries of A's index type in scratch.
+    using O = typename decltype(pr.a_diag)::non_const_value_type;
+    const std::int64_t max_span =
+        cdm_columns_max_span * 4 / static_cast<std::int64_t>(sizeof(O));
+    if (columns > 0 && ar.span > max_span) {
       throw ArgumentError("cdm_gemm: op(A)'s diagonals span " + std::to_string(ar.span) +
                           " compact indices; the columns kernel takes at most " +
-                          std::to_string(cdm_columns_max_span));
+                          std::to_string(max_span));
     }
     const bool band_like =
-        ar.span <= 2 * dg_a && cr.span <= 2 * dg_c && ar.span <= cdm_columns_max_span;
+        ar.span <= 2 * dg_a && cr.span <= 2 * dg_c && ar.span <= max_span;
     if (columns > 0 || band_like) {
       const int tp =
           options.tuning.tile_positions > 0 ? options.tuning.tile_positions : 128;

@@ -19,7 +19,7 @@ constexpr int cdm_column_entries = 8;
 // diagonals (a band of half-width 12) the tiles kernel was as fast on the H100,
 // and choosing costs two synchronisations.
 constexpr std::int64_t cdm_columns_min_diagonals = 24;
-constexpr std::int64_t cdm_columns_max_span = 4096;
+constexpr std::int64_t cdm_columns_max_span = 4096;  // for 4-byte indices; halved for 8
 
 // Where a list of compact indices sits on the cycle 0..n-1: the shortest cyclic
 // range [lo, lo + span) holding them all (span 0 for an empty list). A band's
