@@ -1,6 +1,9 @@
 // y = A * x per matrix and algorithm:
 //   spmv/<matrix>/libra_csr        libra::spmv on CSR (its default: merge-path tiles on
 //                                  GPUs, thread-per-segment merge path on hosts)
+//   spmv/<matrix>/libra_csr_plan   the same with a plan made once before
+//   (libra::spmv_plan:
+//                                  the tiles read their rows instead of searching)
 //   spmv/<matrix>/libra_csr_merge  the thread-per-segment merge path forced (GPUs)
 //   spmv/<matrix>/libra_csc        libra::spmv on CSC (balanced scatter, atomics)
 //   spmv/<matrix>/libra_coo        libra::spmv on COO (nnz segments, atomic per run)
@@ -61,6 +64,7 @@ namespace {
 
 enum class Algorithm {
   csr,
+  csr_plan,
   csr_merge,
   csc,
   coo,
@@ -81,7 +85,7 @@ constexpr bool with_cusparse = false;
 #endif
 
 std::vector<Algorithm> algorithms() {
-  std::vector<Algorithm> all{Algorithm::csr};
+  std::vector<Algorithm> all{Algorithm::csr, Algorithm::csr_plan};
   if (on_gpu) all.push_back(Algorithm::csr_merge);
   for (Algorithm a : {Algorithm::csc, Algorithm::coo, Algorithm::ell, Algorithm::pcsr4,
                       Algorithm::kokkos_kernels})
@@ -99,6 +103,8 @@ const char* name_of(Algorithm a) {
   switch (a) {
     case Algorithm::csr:
       return "libra_csr";
+    case Algorithm::csr_plan:
+      return "libra_csr_plan";
     case Algorithm::csr_merge:
       return "libra_csr_merge";
     case Algorithm::csc:
@@ -123,7 +129,7 @@ const char* name_of(Algorithm a) {
   return "?";
 }
 
-// A positive integer from the environment, or 0.
+// libra_csr's options: LIBRA_BENCH_SPMV_ITEMS and _THREADS set the tiles' shape.
 SpmvOptions csr_options(bool merge) {
   SpmvOptions o;
   if (merge) {
@@ -209,6 +215,16 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
       path = to_string(st.path);
       return [A = p.A, x, y, o] {
         spmv(Exec(), 1.0, A, x, 0.0, y, o);
+      };
+    }
+    case Algorithm::csr_plan: {
+      const SpmvOptions o = csr_options(false);
+      const auto plan = spmv_plan(Exec(), p.A, o);  // once, as cuSPARSE's preprocess
+      SpmvStats st;
+      spmv(Exec(), 1.0, p.A, x, 0.0, y, plan, o, &st);
+      path = std::string(to_string(st.path)) + (st.planned ? "_planned" : "");
+      return [A = p.A, x, y, o, plan] {
+        spmv(Exec(), 1.0, A, x, 0.0, y, plan, o);
       };
     }
     case Algorithm::csc:

@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <KokkosSparse_CrsMatrix.hpp>
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "libra/format/convert.hpp"
@@ -33,7 +36,19 @@ using libra::test::Exec;
 using Left = Kokkos::LayoutLeft;
 using Right = Kokkos::LayoutRight;
 
-enum class Format { csr, csc, coo, ell, ell_hybrid, pcsr, pcsc, pcoo };
+// csr_planned, pcsr_planned: with plans (libra::spmv_plan) made for them.
+enum class Format {
+  csr,
+  csc,
+  coo,
+  ell,
+  ell_hybrid,
+  pcsr,
+  pcsc,
+  pcoo,
+  csr_planned,
+  pcsr_planned
+};
 const char* name(Format f) {
   switch (f) {
     case Format::csr:
@@ -52,12 +67,16 @@ const char* name(Format f) {
       return "pcsc";
     case Format::pcoo:
       return "pcoo";
+    case Format::csr_planned:
+      return "csr_planned";
+    case Format::pcsr_planned:
+      return "pcsr_planned";
   }
   return "?";
 }
-constexpr Format all_formats[] = {Format::csr,  Format::csc,        Format::coo,
-                                  Format::ell,  Format::ell_hybrid, Format::pcsr,
-                                  Format::pcsc, Format::pcoo};
+constexpr Format all_formats[] = {
+    Format::csr,  Format::csc,  Format::coo,  Format::ell,         Format::ell_hybrid,
+    Format::pcsr, Format::pcsc, Format::pcoo, Format::csr_planned, Format::pcsr_planned};
 
 SpmvOptions segments(std::int64_t items) {
   SpmvOptions o;
@@ -81,7 +100,9 @@ SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {}
   }
   switch (f) {
     case Format::csr:
-    case Format::pcsr: {
+    case Format::pcsr:
+    case Format::csr_planned:
+    case Format::pcsr_planned: {
       // Tiles for vectors, on GPUs unless forced either way.
       const int t = o.tuning.csr_tiles;
       const bool tiles =
@@ -108,14 +129,35 @@ void expect_path(SpmvPath got, Format f, bool tail, bool rank1, const SpmvOption
   EXPECT_STREQ(libra::to_string(got), libra::to_string(want));
 }
 
-// Applies parts in order to one y and checks every part's path.
+template <class T>
+struct is_pcsr : std::false_type {};
+template <class S, class O, class Off, class D>
+struct is_pcsr<libra::PartialCsr<S, O, Off, D>> : std::true_type {};
+
+// A call with a plan read its coordinates from it exactly when it ran CSR's
+// tiles.
+void expect_planned(const SpmvStats& st) {
+  EXPECT_EQ(st.planned, st.path == SpmvPath::csr_tiles) << libra::to_string(st.path);
+}
+
+// Applies parts in order to one y and checks every part's path (pcsr_planned:
+// each part with a plan of its own).
 template <class Parts, class X, class Y>
 void run_parts(const Parts& parts, double alpha, const X& x, double beta, const Y& y,
                const SpmvOptions& o, Format f) {
   constexpr bool rank1 = Y::rank == 1;
   for (const auto& p : parts) {
     SpmvStats st;
-    libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
+    if constexpr (is_pcsr<typename Parts::value_type>::value) {
+      if (f == Format::pcsr_planned) {
+        libra::spmv(Exec(), alpha, p, x, beta, y, libra::spmv_plan(Exec(), p, o), o, &st);
+        expect_planned(st);
+      } else {
+        libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
+      }
+    } else {
+      libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
+    }
     if (p.lines() == 0 && f != Format::pcsc) {
       EXPECT_EQ(st.path, SpmvPath::none);
     } else if (alpha != 0 && p.nnz() > 0) {
@@ -144,6 +186,11 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
           case Format::csr:
             libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
             break;
+          case Format::csr_planned:
+            libra::spmv(Exec(), alpha, A, x, beta, y, libra::spmv_plan(Exec(), A, o), o,
+                        &st);
+            if (a.rows > 0 && alpha != 0 && a.nnz() > 0) expect_planned(st);
+            break;
           case Format::csc:
             libra::spmv(Exec(), alpha, libra::to_csc(Exec(), A), x, beta, y, o, &st);
             break;
@@ -167,6 +214,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
             break;
           }
           case Format::pcsr:
+          case Format::pcsr_planned:
             run_parts(libra::partition(Exec(), A, parts), alpha, x, beta, y, o, f);
             return;
           case Format::pcsc:
@@ -227,6 +275,10 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     p.tuning.tile_threads = threads;
     p.tuning.segment_items = items;
     for (Format f : {Format::csr, Format::pcsr}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+    }
+    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, true>(a, f, 1, alpha, beta, p);
     }
@@ -360,6 +412,85 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   const auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
   for (std::int64_t i = 0; i < a.rows; ++i) EXPECT_NEAR(h(i), h2(i), 1e-12) << i;
+}
+
+TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
+  const auto a = libra::ref::random(900, 700, 9, 35, 0.3);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  const auto B = libra::test::from_ref<double, int, int, Device>(
+      libra::ref::random(900, 700, 9, 36, 0.3));
+  Kokkos::View<double*, Device> x("x", a.cols), y("y", a.rows), y2("y2", a.rows);
+  Kokkos::deep_copy(x, 0.5);
+  std::int64_t longest = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    longest = std::max<std::int64_t>(longest, a.ptr[i + 1] - a.ptr[i]);
+  }
+  int whole_rows = 0, cut_rows = 0;
+  for (const auto& [threads, items] :
+       std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 5}, {2, 512}, {0, 0}}) {
+    SpmvOptions o;
+    o.tuning.csr_tiles = 1;
+    o.tuning.tile_threads = threads;
+    o.tuning.segment_items = items;
+    SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(items) +
+                 " items");
+    const auto plan = libra::spmv_plan(Exec(), A, o);
+    EXPECT_GT(plan.tiles.coords.extent(0), 1u);
+    // Boundaries at row starts where every row fits half a tile, so that no
+    // beta pass runs; else rows are cut.
+    const std::int64_t tile = plan.tiles.threads * plan.tiles.items;
+    EXPECT_EQ(plan.tiles.whole_rows, longest + 1 <= tile / 2) << tile << ", " << longest;
+    (plan.tiles.whole_rows ? whole_rows : cut_rows) += 1;
+    // Once first: Kokkos grows its own team scratch on host spaces.
+    libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, o);
+    Kokkos::deep_copy(y, 1.0);
+    Kokkos::deep_copy(y2, 1.0);
+    Kokkos::fence();
+    // beta 2 reads y: the rows tiles cut get beta once, before the tiles add.
+    for (double beta : {0.0, 2.0, 1.0}) {
+      SpmvStats st;
+      libra::test::ToolEvents events;
+      libra::spmv(Exec(), 1.5, A, x, beta, y, plan, o, &st);
+      for (const auto& e : events.stop()) ADD_FAILURE() << "beta " << beta << ": " << e;
+      EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+      EXPECT_TRUE(st.planned);
+      libra::spmv(Exec(), 1.5, A, x, beta, y2, o, &st);
+      EXPECT_FALSE(st.planned);
+    }
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      ASSERT_NEAR(h(i), h2(i), 1e-12 * (1 + std::abs(h2(i)))) << i;
+    }
+    // Other tile tuning: the tiles search, with the right result.
+    SpmvOptions other = o;
+    other.tuning.segment_items = 3;
+    SpmvStats st;
+    libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, other, &st);
+    EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+    EXPECT_FALSE(st.planned);
+    const auto want = libra::ref::spmv(a, std::vector<double>(a.cols, 0.5));
+    const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      ASSERT_NEAR(hy(i), 1.5 * want[i], 1e-12 * (1 + std::abs(want[i]))) << i;
+    }
+  }
+  EXPECT_GT(whole_rows, 0);
+  EXPECT_GT(cut_rows, 0);
+  // Another matrix, even of the same shape, is refused.
+  const auto plan = libra::spmv_plan(Exec(), A);
+  try {
+    libra::spmv(Exec(), 1.0, B, x, 0.0, y, plan);
+    ADD_FAILURE() << "a plan of A was taken for B";
+  } catch (const libra::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("another matrix"), std::string::npos)
+        << e.what();
+  }
+  // Where products take no tiles (host spaces by default), a plan holds nothing.
+  SpmvStats st;
+  libra::spmv(Exec(), 1.0, A, x, 0.0, y, plan, {}, &st);
+  EXPECT_EQ(plan.tiles.coords.extent(0) > 0, libra::LaunchTraits<Exec>::is_gpu);
+  EXPECT_EQ(st.planned, libra::LaunchTraits<Exec>::is_gpu);
 }
 
 TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {

@@ -51,6 +51,7 @@ struct SpmvStats {
   std::uint64_t segments = 0;  // work items of the balanced kernel
   std::uint64_t flops = 0;     // 2 * nnz * K (0 when alpha == 0)
   bool plain_adds = false;     // csc_scatter added without atomics
+  bool planned = false;        // csr_tiles read their coordinates from a plan (plan.hpp)
 };
 
 }  // namespace libra

@@ -40,6 +40,7 @@
 #include "libra/spmv/impl/csr.hpp"
 #include "libra/spmv/impl/ell_rows.hpp"
 #include "libra/spmv/options.hpp"
+#include "libra/spmv/plan.hpp"
 
 namespace libra {
 
@@ -153,42 +154,68 @@ void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
 
 }  // namespace impl
 
+namespace impl {
+
+// CSR and pCSR (its local rows, y_base its first row, beta_first the beta of its
+// first row), with or without a plan.
+template <class Exec, class S, class XView, class YView, class Part>
+void spmv_csr_part(
+    const Exec& exec, const char* what, const Part& A, std::int64_t lines,
+    std::int64_t y_base, S alpha, S beta, S beta_first, const XView& x, const YView& y,
+    const SpmvOptions& options, SpmvStats* stats,
+    const SpmvPlan<typename Part::scalar_type, typename Exec::memory_space>* plan) {
+  if (plan) check_spmv_plan(*plan, A.row_map, lines, A.nnz());
+  spmv_call<Exec>(what, A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
+    if (lines == 0) return;
+    if (alpha == S(0) || A.nnz() == 0) {
+      st.path = SpmvPath::scale_only;
+      spmv_scale_rows(exec, y, y_base, y_base + lines, beta, beta_first);
+      return;
+    }
+    SpmvPath path;
+    const auto seg = spmv_csr(
+        exec, A.row_map, A.col_idx, A.values, lines, xc, y, alpha, beta, beta_first,
+        y_base, options.tuning, path, nullptr,
+        plan && plan->tiles.coords.extent(0) > 0 ? &plan->tiles : nullptr, &st.planned);
+    spmv_note<S>(st, path, seg, A.nnz(), spmv_columns(y));
+  });
+}
+
+}  // namespace impl
+
 template <class Exec, class S, class O, class Off, class D, class XView, class YView>
 void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Csr<S, O, Off, D>& A,
           const XView& x, impl::spmv_scalar_t<S> beta, const YView& y,
           const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
-  impl::spmv_call<Exec>("A", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-    if (alpha == S(0) || A.nnz() == 0) {
-      st.path = SpmvPath::scale_only;
-      impl::spmv_scale_rows(exec, y, 0, A.num_rows, beta, beta);
-      return;
-    }
-    SpmvPath path;
-    const auto seg = impl::spmv_csr(exec, A.row_map, A.col_idx, A.values, A.num_rows, xc,
-                                    y, alpha, beta, beta, 0, options.tuning, path);
-    impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
-  });
+  impl::spmv_csr_part(exec, "A", A, A.num_rows, 0, alpha, beta, beta, x, y, options,
+                      stats, nullptr);
+}
+
+// The same with a plan from libra::spmv_plan (plan.hpp) made for A.
+template <class Exec, class S, class O, class Off, class D, class XView, class YView>
+void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Csr<S, O, Off, D>& A,
+          const XView& x, impl::spmv_scalar_t<S> beta, const YView& y,
+          const SpmvPlan<S, typename Exec::memory_space>& plan,
+          const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
+  impl::spmv_csr_part(exec, "A", A, A.num_rows, 0, alpha, beta, beta, x, y, options,
+                      stats, &plan);
 }
 
 template <class Exec, class S, class O, class Off, class D, class XView, class YView>
 void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
           const PartialCsr<S, O, Off, D>& A, const XView& x, impl::spmv_scalar_t<S> beta,
           const YView& y, const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
-  impl::spmv_call<Exec>(
-      "the pCSR's parent", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-        if (A.lines() == 0) return;
-        const S beta_first = A.start_flag ? S(1) : beta;
-        if (alpha == S(0) || A.nnz() == 0) {
-          st.path = SpmvPath::scale_only;
-          impl::spmv_scale_rows(exec, y, A.start, A.end, beta, beta_first);
-          return;
-        }
-        SpmvPath path;
-        const auto seg =
-            impl::spmv_csr(exec, A.row_map, A.col_idx, A.values, A.lines(), xc, y, alpha,
-                           beta, beta_first, A.start, options.tuning, path);
-        impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
-      });
+  impl::spmv_csr_part(exec, "the pCSR's parent", A, A.lines(), A.start, alpha, beta,
+                      A.start_flag ? S(1) : beta, x, y, options, stats, nullptr);
+}
+
+template <class Exec, class S, class O, class Off, class D, class XView, class YView>
+void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
+          const PartialCsr<S, O, Off, D>& A, const XView& x, impl::spmv_scalar_t<S> beta,
+          const YView& y, const SpmvPlan<S, typename Exec::memory_space>& plan,
+          const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
+  impl::spmv_csr_part(exec, "the pCSR's parent", A, A.lines(), A.start, alpha, beta,
+                      A.start_flag ? S(1) : beta, x, y, options, stats, &plan);
 }
 
 template <class Exec, class S, class O, class Off, class D, class XView, class YView>

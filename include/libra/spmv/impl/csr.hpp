@@ -19,7 +19,8 @@ struct CsrKept {
 
 // Y(y_base + i) = b * Y(y_base + i) + alpha * (A * X)(i) for the `rows` rows of
 // A, b = beta_first on row 0 and beta elsewhere. Sets `path`; returns the
-// segments or tiles. `kept`: temporaries kept by the caller between calls.
+// segments or tiles. `kept`: temporaries kept by the caller between calls;
+// `plan`: the tiles' plan (libra::spmv_plan), and `planned` whether it was taken.
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr(
     const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
@@ -28,13 +29,16 @@ std::int64_t spmv_csr(
     typename YView::non_const_value_type beta_first, std::int64_t y_base,
     const SpmvOptions::Tuning& tuning, SpmvPath& path,
     CsrKept<typename YView::non_const_value_type, typename Exec::memory_space>* kept =
-        nullptr) {
+        nullptr,
+    const TilePlan<typename Exec::memory_space>* plan = nullptr,
+    bool* planned = nullptr) {
+  if (planned) *planned = false;
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       path = SpmvPath::csr_tiles;
       return spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
                             beta_first, y_base, tuning.segment_items, tuning.tile_threads,
-                            kept ? &kept->coords : nullptr);
+                            kept ? &kept->coords : nullptr, plan, planned);
     }
   }
   path = SpmvPath::csr_merge_path;

@@ -18,6 +18,9 @@
 //     threads before it that ended inside that row.
 // csr_merge_path.hpp's thread-per-segment kernel reads values 32 entries apart
 // across a warp and waits on memory once per entry; this one reads whole lines.
+// With a plan (libra::spmv_plan: the coordinates found once) a call skips the
+// search: a pass over the boundaries applies beta to the cut rows, then the
+// tiles run as above, with no allocation and no fence.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
@@ -57,6 +60,16 @@ using TilePolicy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<tile_gpu_thread
 template <class Mem>
 struct TileCoords {
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Mem> view;
+};
+
+// What a plan keeps for one CSR: the coordinates of its `threads` x `items`
+// tiles' boundaries; with whole_rows they lie at row starts (no row is cut).
+template <class Mem>
+struct TilePlan {
+  Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Mem> coords;
+  int threads = 0;
+  std::int64_t items = 0;
+  bool whole_rows = false;
 };
 
 // Row ends of the tile relative to its first nonzero, read the way
@@ -193,8 +206,152 @@ int spmv_tile_threads(const Exec& exec, const Functor& f, int forced) {
   return std::max(1, std::min(wanted, max));
 }
 
-// Returns the number of tiles. `forced_items` (SpmvOptions' segment_items) sets
-// the items per thread, capped so that a tile fits the team's scratch.
+// A launch's shape: threads per tile and merge-path items per thread.
+struct TileShape {
+  int threads = 1;
+  std::int64_t items = 1;
+  std::int64_t tile() const { return threads * items; }
+  std::int64_t tiles(std::int64_t total) const { return (total + tile() - 1) / tile(); }
+};
+
+// `forced_items` (SpmvOptions' segment_items) sets the items per thread, capped so
+// that a tile fits the team's scratch; `forced_threads` the threads per tile.
+template <class Kernel, class Exec>
+TileShape spmv_tile_shape(const Exec& exec, const Kernel& k, std::int64_t forced_items,
+                          int forced_threads) {
+  TileShape shape;
+  shape.threads = spmv_tile_threads(exec, k, forced_threads);
+  std::int64_t items = forced_items > 0 ? forced_items : 8;
+  std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
+  if constexpr (LaunchTraits<Exec>::is_gpu) room = std::min(room, tile_gpu_scratch_bytes);
+  while (items > 1 && Kernel::scratch_bytes(shape.threads, items) > room) items /= 2;
+  shape.items = items;
+  return shape;
+}
+
+// Every tile boundary's merge-path coordinates into `coords`. With `scale_cut`,
+// the first boundary inside a row applies beta to it (y = b * y), before the
+// tiles add their shares of it.
+template <class Exec, class RowMap, class Coords, class YView>
+void spmv_tile_coords(const Exec& exec, const RowMap& row_map, std::int64_t rows,
+                      std::int64_t nnz, std::int64_t tile, const Coords& coords,
+                      bool scale_cut, const YView& Y,
+                      typename YView::non_const_value_type beta,
+                      typename YView::non_const_value_type beta_first,
+                      std::int64_t y_base) {
+  using S = typename YView::non_const_value_type;
+  const std::int64_t total = rows + nnz;
+  const std::int64_t tiles = (total + tile - 1) / tile;
+  Kokkos::parallel_for(
+      "libra::spmv::csr::tile_coords",
+      light_launch(Kokkos::RangePolicy<Exec>(exec, 0, tiles + 1)),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t d = t * tile < total ? t * tile : total;
+        std::int64_t i, j;
+        merge_path_search(row_map, rows, nnz, d, i, j);
+        coords(t, 0) = i;
+        coords(t, 1) = j;
+        if (!scale_cut || i >= rows) return;
+        // Row i begins at diagonal i + row_map(i) of the path. A boundary
+        // strictly inside it (j > row_map(i)) whose previous boundary is not
+        // (d - tile <= that diagonal) is the first: it applies beta to the row.
+        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+        if (j > begin && d - tile <= i + begin) {
+          const S b = i == 0 ? beta_first : beta;
+          auto& y = Y(y_base + i);
+          y = b == S(0) ? S(0) : b * y;
+        }
+      });
+}
+
+// beta applied to the rows that tile boundaries cut, at their first boundary
+// (the planned form of spmv_tile_coords' scale_cut: the coordinates are known).
+template <class Exec, class RowMap, class Coords, class YView>
+void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t rows,
+                         std::int64_t tile, const Coords& coords, const YView& Y,
+                         typename YView::non_const_value_type beta,
+                         typename YView::non_const_value_type beta_first,
+                         std::int64_t y_base) {
+  using S = typename YView::non_const_value_type;
+  if (beta == S(1) && beta_first == S(1)) return;
+  const std::int64_t boundaries = static_cast<std::int64_t>(coords.extent(0));
+  Kokkos::parallel_for(
+      "libra::spmv::csr::scale_cut_rows",
+      light_launch(Kokkos::RangePolicy<Exec>(exec, 1, boundaries - 1)),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t i = coords(t, 0), j = coords(t, 1);
+        if (i >= rows) return;
+        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+        if (j > begin && t * tile - tile <= i + begin) {
+          const S b = i == 0 ? beta_first : beta;
+          auto& y = Y(y_base + i);
+          y = b == S(0) ? S(0) : b * y;
+        }
+      });
+}
+
+// The plan of one CSR's tiles (libra::spmv_plan): their coordinates.
+template <class S, class Exec, class RowMap, class Index, class Values>
+TilePlan<typename Exec::memory_space> spmv_tile_plan(
+    const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
+    std::int64_t rows, std::int64_t forced_items, int forced_threads) {
+  using mem = typename Exec::memory_space;
+  using Vector = Kokkos::View<S*, mem>;
+  using Kernel =
+      SpmvCsrTiles<Exec, RowMap, Index, Values, Kokkos::View<const S*, mem>, Vector>;
+  const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
+  const Kernel k{row_map, col_idx, values, {}, {}, S(1), S(0), S(0), rows, 0, 1, {}};
+  const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
+  const std::int64_t tile = shape.tile(), total = rows + nnz;
+  TilePlan<mem> plan;
+  plan.threads = shape.threads;
+  plan.items = shape.items;
+  // Where every row fits half a tile, the boundaries go at row starts, at most
+  // `cut` diagonals apart plus one row: no row is cut.
+  std::int64_t longest = 0;
+  Kokkos::parallel_reduce(
+      "libra::spmv::plan_longest_row", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) -
+                               static_cast<std::int64_t>(row_map(i));
+        m = n > m ? n : m;
+      },
+      Kokkos::Max<std::int64_t>(longest));
+  plan.whole_rows = longest + 1 <= tile / 2;
+  const std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
+  const std::int64_t tiles = (total + cut - 1) / cut;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> coords(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::plan_coords"),
+      static_cast<std::size_t>(tiles + 1), 2);
+  if (plan.whole_rows) {
+    Kokkos::parallel_for(
+        "libra::spmv::csr::plan_row_starts",
+        Kokkos::RangePolicy<Exec>(exec, 0, tiles + 1),
+        KOKKOS_LAMBDA(const std::int64_t t) {
+          // The first row beginning at or after diagonal t * cut.
+          const std::int64_t target = t * cut < total ? t * cut : total;
+          std::int64_t lo = 0, hi = rows;
+          while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            if (mid + static_cast<std::int64_t>(row_map(mid)) < target) {
+              lo = mid + 1;
+            } else {
+              hi = mid;
+            }
+          }
+          coords(t, 0) = lo;
+          coords(t, 1) = static_cast<std::int64_t>(row_map(lo));
+        });
+  } else {
+    spmv_tile_coords(exec, row_map, rows, nnz, tile, coords, false, Vector(), S(0), S(0),
+                     0);
+  }
+  plan.coords = coords;
+  return plan;
+}
+
+// Returns the number of tiles. With a `plan` made for the same shape, its
+// coordinates replace the search (`planned` says whether).
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index& col_idx,
                             const Values& values, std::int64_t rows, const XView& X,
@@ -203,21 +360,38 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
                             typename YView::non_const_value_type beta_first,
                             std::int64_t y_base, std::int64_t forced_items,
                             int forced_threads,
-                            TileCoords<typename Exec::memory_space>* kept = nullptr) {
-  using S = typename YView::non_const_value_type;
+                            TileCoords<typename Exec::memory_space>* kept = nullptr,
+                            const TilePlan<typename Exec::memory_space>* plan = nullptr,
+                            bool* planned = nullptr) {
   using mem = typename Exec::memory_space;
   using Kernel = SpmvCsrTiles<Exec, RowMap, Index, Values, XView, YView>;
   const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
-  const std::int64_t total = rows + nnz;
   Kernel k{row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base, 1, {}};
-  const int T = spmv_tile_threads(exec, k, forced_threads);
-  std::int64_t items = forced_items > 0 ? forced_items : 8;
-  std::size_t room = static_cast<std::size_t>(LaunchTraits<Exec>::scratch_bytes());
-  if constexpr (LaunchTraits<Exec>::is_gpu) room = std::min(room, tile_gpu_scratch_bytes);
-  while (items > 1 && Kernel::scratch_bytes(T, items) > room) items /= 2;
-  k.items = items;
-  const std::int64_t tile = T * items;
-  const std::int64_t tiles = (total + tile - 1) / tile;
+  const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
+  k.items = shape.items;
+  const bool use_plan =
+      plan && plan->threads == shape.threads && plan->items == shape.items;
+  const std::int64_t tiles = use_plan
+                                 ? static_cast<std::int64_t>(plan->coords.extent(0)) - 1
+                                 : shape.tiles(rows + nnz);
+  if (planned) *planned = use_plan;
+  const auto launch = [&] {
+    Kokkos::parallel_for(
+        "libra::spmv::csr::tiles",
+        light_launch(TilePolicy<Exec>(exec, tiles, shape.threads)
+                         .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(
+                                                  shape.threads, shape.items)))),
+        k);
+  };
+  if (use_plan) {
+    k.coords = plan->coords;
+    if (!plan->whole_rows) {
+      spmv_scale_cut_rows(exec, row_map, rows, shape.tile(), plan->coords, Y, beta,
+                          beta_first, y_base);
+    }
+    launch();
+    return tiles;
+  }
 
   // The coordinates from Libra's block cache: no cudaMalloc per call (its free
   // at the end waits for the kernels, as a cudaFree of a plain view would).
@@ -237,32 +411,9 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
         "libra::spmv::tile_coords", tiles + 1, 2);
   }
   k.coords = coords;
-  Kokkos::parallel_for(
-      "libra::spmv::csr::tile_coords",
-      light_launch(Kokkos::RangePolicy<Exec>(exec, 0, tiles + 1)),
-      KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t d = t * tile < total ? t * tile : total;
-        std::int64_t i, j;
-        merge_path_search(row_map, rows, nnz, d, i, j);
-        coords(t, 0) = i;
-        coords(t, 1) = j;
-        if (i >= rows) return;
-        // Row i begins at diagonal i + row_map(i) of the path. A boundary
-        // strictly inside it (j > row_map(i)) whose previous boundary is not
-        // (d - tile <= that diagonal) is the first: it applies beta to the row.
-        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-        if (j > begin && d - tile <= i + begin) {
-          const S b = i == 0 ? beta_first : beta;
-          auto& y = Y(y_base + i);
-          y = b == S(0) ? S(0) : b * y;
-        }
-      });
-  Kokkos::parallel_for(
-      "libra::spmv::csr::tiles",
-      light_launch(
-          TilePolicy<Exec>(exec, tiles, T)
-              .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(T, items)))),
-      k);
+  spmv_tile_coords(exec, row_map, rows, nnz, shape.tile(), coords, true, Y, beta,
+                   beta_first, y_base);
+  launch();
   return tiles;
 }
 
