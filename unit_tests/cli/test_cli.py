@@ -1189,6 +1189,9 @@ class Spmv(TempDirTest):
                                  "coo": ("coo_runs",),
                                  "ell": ("ell_rows", "ell_rows_tail")}
                         self.assertIn(j["path"], paths[extra[1]])
+                        # CSR's products take a plan made once: its tiles' boundaries
+                        # on GPUs; host spaces need none.
+                        self.assertEqual(j["planned"], extra[1] == "csr" and on_gpu)
                     self.assert_y(out, m, generated_x, 1)
 
     def test_x_file_with_several_columns(self):
