@@ -229,9 +229,28 @@ TileShape spmv_tile_shape(const Exec& exec, const Kernel& k, std::int64_t forced
   return shape;
 }
 
-// Every tile boundary's merge-path coordinates into `coords`. With `scale_cut`,
-// the first boundary inside a row applies beta to it (y = b * y), before the
-// tiles add their shares of it.
+// Boundary t of tiles of `tile` diagonals lies at (i, j). Row i begins at
+// diagonal i + row_map(i) of the path; a boundary strictly inside it
+// (j > row_map(i)) whose previous boundary is not (t * tile - tile <= that
+// diagonal) is its first: it applies beta to the row, before the tiles add.
+template <class RowMap, class YView>
+KOKKOS_INLINE_FUNCTION void scale_first_cut(
+    const RowMap& row_map, std::int64_t rows, std::int64_t tile, std::int64_t t,
+    std::int64_t i, std::int64_t j, const YView& Y,
+    typename YView::non_const_value_type beta,
+    typename YView::non_const_value_type beta_first, std::int64_t y_base) {
+  using S = typename YView::non_const_value_type;
+  if (i >= rows) return;
+  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+  if (j > begin && t * tile - tile <= i + begin) {
+    const S b = i == 0 ? beta_first : beta;
+    auto& y = Y(y_base + i);
+    y = b == S(0) ? S(0) : b * y;
+  }
+}
+
+// Every tile boundary's merge-path coordinates into `coords`; with `scale_cut`,
+// beta applied to the rows they cut (scale_first_cut).
 template <class Exec, class RowMap, class Coords, class YView>
 void spmv_tile_coords(const Exec& exec, const RowMap& row_map, std::int64_t rows,
                       std::int64_t nnz, std::int64_t tile, const Coords& coords,
@@ -239,7 +258,6 @@ void spmv_tile_coords(const Exec& exec, const RowMap& row_map, std::int64_t rows
                       typename YView::non_const_value_type beta,
                       typename YView::non_const_value_type beta_first,
                       std::int64_t y_base) {
-  using S = typename YView::non_const_value_type;
   const std::int64_t total = rows + nnz;
   const std::int64_t tiles = (total + tile - 1) / tile;
   Kokkos::parallel_for(
@@ -251,21 +269,13 @@ void spmv_tile_coords(const Exec& exec, const RowMap& row_map, std::int64_t rows
         merge_path_search(row_map, rows, nnz, d, i, j);
         coords(t, 0) = i;
         coords(t, 1) = j;
-        if (!scale_cut || i >= rows) return;
-        // Row i begins at diagonal i + row_map(i) of the path. A boundary
-        // strictly inside it (j > row_map(i)) whose previous boundary is not
-        // (d - tile <= that diagonal) is the first: it applies beta to the row.
-        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-        if (j > begin && d - tile <= i + begin) {
-          const S b = i == 0 ? beta_first : beta;
-          auto& y = Y(y_base + i);
-          y = b == S(0) ? S(0) : b * y;
+        if (scale_cut) {
+          scale_first_cut(row_map, rows, tile, t, i, j, Y, beta, beta_first, y_base);
         }
       });
 }
 
-// beta applied to the rows that tile boundaries cut, at their first boundary
-// (the planned form of spmv_tile_coords' scale_cut: the coordinates are known).
+// beta applied to the rows a plan's boundaries cut (scale_first_cut).
 template <class Exec, class RowMap, class Coords, class YView>
 void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t rows,
                          std::int64_t tile, const Coords& coords, const YView& Y,
@@ -273,20 +283,14 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
                          typename YView::non_const_value_type beta_first,
                          std::int64_t y_base) {
   using S = typename YView::non_const_value_type;
-  if (beta == S(1) && beta_first == S(1)) return;
   const std::int64_t boundaries = static_cast<std::int64_t>(coords.extent(0));
+  if ((beta == S(1) && beta_first == S(1)) || boundaries < 3) return;  // none inside
   Kokkos::parallel_for(
       "libra::spmv::csr::scale_cut_rows",
       light_launch(Kokkos::RangePolicy<Exec>(exec, 1, boundaries - 1)),
       KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t i = coords(t, 0), j = coords(t, 1);
-        if (i >= rows) return;
-        const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-        if (j > begin && t * tile - tile <= i + begin) {
-          const S b = i == 0 ? beta_first : beta;
-          auto& y = Y(y_base + i);
-          y = b == S(0) ? S(0) : b * y;
-        }
+        scale_first_cut(row_map, rows, tile, t, coords(t, 0), coords(t, 1), Y, beta,
+                        beta_first, y_base);
       });
 }
 
