@@ -103,11 +103,18 @@ SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {}
     case Format::pcsr:
     case Format::csr_planned:
     case Format::pcsr_planned: {
-      // Tiles for vectors, on GPUs unless forced either way.
+      // Tiles for vectors, on GPUs unless forced either way; with a plan the
+      // rows kernel where forced, or (Libra choosing) perhaps on GPUs.
       const int t = o.tuning.csr_tiles;
       const bool tiles =
           rank1 && (t > 0 || (t == 0 && libra::LaunchTraits<Exec>::is_gpu));
-      return tiles ? SpmvPath::csr_tiles : SpmvPath::csr_merge_path;
+      if (!tiles) return SpmvPath::csr_merge_path;
+      if (f == Format::csr_planned || f == Format::pcsr_planned) {
+        const int r = o.tuning.csr_rows;
+        if (r > 0) return SpmvPath::csr_rows;
+        if (either) *either = r == 0 && libra::LaunchTraits<Exec>::is_gpu;
+      }
+      return SpmvPath::csr_tiles;
     }
     case Format::csc:
     case Format::pcsc:
@@ -125,7 +132,9 @@ SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {}
 void expect_path(SpmvPath got, Format f, bool tail, bool rank1, const SpmvOptions& o) {
   bool either = false;
   const SpmvPath want = compute_path(f, tail, rank1, o, &either);
-  if (either && got == SpmvPath::csc_private) return;
+  // The alternative Libra may choose: CSC's private blocks, a plan's rows kernel.
+  if (either && want == SpmvPath::csc_scatter && got == SpmvPath::csc_private) return;
+  if (either && want == SpmvPath::csr_tiles && got == SpmvPath::csr_rows) return;
   EXPECT_STREQ(libra::to_string(got), libra::to_string(want));
 }
 
@@ -137,7 +146,8 @@ struct is_pcsr<libra::PartialCsr<S, O, Off, D>> : std::true_type {};
 // A call with a plan read its coordinates from it exactly when it ran CSR's
 // tiles.
 void expect_planned(const SpmvStats& st) {
-  EXPECT_EQ(st.planned, st.path == SpmvPath::csr_tiles) << libra::to_string(st.path);
+  EXPECT_EQ(st.planned, st.path == SpmvPath::csr_tiles || st.path == SpmvPath::csr_rows)
+      << libra::to_string(st.path);
 }
 
 // Applies parts in order to one y and checks every part's path (pcsr_planned:
@@ -278,9 +288,13 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, true>(a, f, 1, alpha, beta, p);
     }
-    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
-      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
-      check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+    // Plans: Libra's choice, the rows kernel forced and forbidden.
+    for (int rows_kernel : {0, 1, -1}) {
+      p.tuning.csr_rows = rows_kernel;
+      for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+        check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+      }
     }
   }
   {
@@ -432,6 +446,7 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
     o.tuning.csr_tiles = 1;
     o.tuning.tile_threads = threads;
     o.tuning.segment_items = items;
+    o.tuning.csr_rows = -1;  // the merge-path tiles; the rows kernel below
     SCOPED_TRACE(std::to_string(threads) + " threads, " + std::to_string(items) +
                  " items");
     const auto plan = libra::spmv_plan(Exec(), A, o);
@@ -439,7 +454,10 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
     // Boundaries at row starts where every row fits half a tile, so that no
     // beta pass runs; else rows are cut.
     const std::int64_t tile = plan.tiles.threads * plan.tiles.items;
-    EXPECT_EQ(plan.tiles.whole_rows, longest + 1 <= tile / 2) << tile << ", " << longest;
+    if (plan.tiles.lanes == 0) {
+      EXPECT_EQ(plan.tiles.whole_rows, longest + 1 <= tile / 2)
+          << tile << ", " << longest;
+    }
     (plan.tiles.whole_rows ? whole_rows : cut_rows) += 1;
     // Once first: Kokkos grows its own team scratch on host spaces.
     libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, o);
@@ -477,6 +495,29 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
   }
   EXPECT_GT(whole_rows, 0);
   EXPECT_GT(cut_rows, 0);
+  // The rows kernel: whole rows, a group of lanes each; neither allocates nor
+  // fences either.
+  {
+    SpmvOptions o;
+    o.tuning.csr_tiles = 1;
+    o.tuning.csr_rows = 1;
+    const auto plan = libra::spmv_plan(Exec(), A, o);
+    EXPECT_GT(plan.tiles.lanes, 0);
+    EXPECT_TRUE(plan.tiles.whole_rows);
+    libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, o);
+    Kokkos::fence();
+    SpmvStats st;
+    libra::test::ToolEvents events;
+    libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, o, &st);
+    for (const auto& e : events.stop()) ADD_FAILURE() << "rows: " << e;
+    EXPECT_EQ(st.path, SpmvPath::csr_rows);
+    EXPECT_TRUE(st.planned);
+    const auto want = libra::ref::spmv(a, std::vector<double>(a.cols, 0.5));
+    const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      ASSERT_NEAR(hy(i), 1.5 * want[i], 1e-12 * (1 + std::abs(want[i]))) << i;
+    }
+  }
   // Another matrix, even of the same shape, is refused.
   const auto plan = libra::spmv_plan(Exec(), A);
   try {

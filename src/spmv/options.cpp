@@ -12,6 +12,8 @@ const char* to_string(SpmvPath path) noexcept {
       return "csr_merge_path";
     case SpmvPath::csr_tiles:
       return "csr_tiles";
+    case SpmvPath::csr_rows:
+      return "csr_rows";
     case SpmvPath::csc_scatter:
       return "csc_scatter";
     case SpmvPath::csc_private:

@@ -1184,7 +1184,9 @@ class Spmv(TempDirTest):
                         self.assertEqual(j["format"], extra[1])
                         # One vector: CSR's tiles on GPUs, the merge path on hosts.
                         on_gpu = j["execution_space"] == "Cuda"
-                        paths = {"csr": ("csr_tiles",) if on_gpu else ("csr_merge_path",),
+                        # (the rows kernel where the CSR's plan chose it).
+                        paths = {"csr": ("csr_tiles", "csr_rows") if on_gpu
+                                 else ("csr_merge_path",),
                                  "csc": ("csc_scatter", "csc_private"),
                                  "coo": ("coo_runs",),
                                  "ell": ("ell_rows", "ell_rows_tail")}

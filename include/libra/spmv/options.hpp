@@ -10,6 +10,7 @@ enum class SpmvPath {
   csr_merge_path,  // CSR / pCSR: equal merge-path segments, carries fixed up after
   csr_tiles,       // CSR / pCSR, one vector, GPUs: merge-path tiles staged in team
                    // scratch by a team each, carries fixed up after
+  csr_rows,        // CSR / pCSR with a plan of whole short rows: a vector group per row
   csc_scatter,     // CSC / pCSC: y scaled, then equal segments scatter with atomics
   csc_private,     // CSC / pCSC on host spaces: a segment per thread into its own
                    // block of rows, then the blocks summed into y (no atomics)
@@ -35,6 +36,15 @@ struct SpmvOptions {
     // Threads per tile (0: 128 on a GPU, the space's threads on a host), capped
     // by what the space allows a team. Tests force small tiles of several threads.
     int tile_threads = 0;
+    // CSR plans (libra::spmv_plan) where the tiles would run: 1 plans the rows
+    // kernel (SpmvPath::csr_rows) whatever the rows, -1 never, 0 on GPUs where
+    // rows + nonzeros are at most csr_rows_max_path and the longest row takes
+    // its group of lanes at most 32 passes. Measured on an H100: on small
+    // regular matrices one pass of the rows kernel beats the tiles' chain of
+    // steps (0.013-0.016 ms against 0.018-0.021); on bands of 135-140M
+    // nonzeros it took twice the tiles' time.
+    int csr_rows = 0;
+    std::int64_t csr_rows_max_path = std::int64_t(1) << 21;
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;

@@ -53,7 +53,8 @@ SpmvPlan<S, typename Exec::memory_space> spmv_plan_rows(
   if (spmv_csr_tiles_chosen<Exec, Kokkos::View<S*, Mem>>(options.tuning.csr_tiles)) {
     plan.tiles =
         spmv_tile_plan<S>(exec, row_map, col_idx, values, rows,
-                          options.tuning.segment_items, options.tuning.tile_threads);
+                          options.tuning.segment_items, options.tuning.tile_threads,
+                          options.tuning.csr_rows, options.tuning.csr_rows_max_path);
   }
   return plan;
 }

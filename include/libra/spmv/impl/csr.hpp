@@ -35,10 +35,13 @@ std::int64_t spmv_csr(
   if (planned) *planned = false;
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
-      path = SpmvPath::csr_tiles;
-      return spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
-                            beta_first, y_base, tuning.segment_items, tuning.tile_threads,
-                            kept ? &kept->coords : nullptr, plan, planned);
+      bool rows_kernel = false;
+      const auto tiles =
+          spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
+                         beta_first, y_base, tuning.segment_items, tuning.tile_threads,
+                         kept ? &kept->coords : nullptr, plan, planned, &rows_kernel);
+      path = rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
+      return tiles;
     }
   }
   path = SpmvPath::csr_merge_path;

@@ -29,6 +29,7 @@
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
+#include "libra/spmv/impl/csr_rows.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -62,14 +63,17 @@ struct TileCoords {
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Mem> view;
 };
 
-// What a plan keeps for one CSR: the coordinates of its `threads` x `items`
-// tiles' boundaries; with whole_rows they lie at row starts (no row is cut).
+// What a plan keeps for one CSR, made for tiles of `threads` x `items`: its
+// tiles' boundaries; with whole_rows they lie at row starts (no row is cut), and
+// with lanes > 0 they are the rows kernel's (csr_rows.hpp: `groups` groups of
+// `lanes` lanes a team, about a row a group).
 template <class Mem>
 struct TilePlan {
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, Mem> coords;
   int threads = 0;
   std::int64_t items = 0;
   bool whole_rows = false;
+  int groups = 0, lanes = 0;
 };
 
 // Row ends of the tile relative to its first nonzero, read the way
@@ -294,11 +298,14 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
       });
 }
 
-// The plan of one CSR's tiles (libra::spmv_plan): their coordinates.
+// The plan of one CSR's tiles (libra::spmv_plan): their coordinates, and whether
+// the rows kernel takes them (`forced_rows`, `rows_max_path`: SpmvOptions'
+// csr_rows, csr_rows_max_path).
 template <class S, class Exec, class RowMap, class Index, class Values>
 TilePlan<typename Exec::memory_space> spmv_tile_plan(
     const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
-    std::int64_t rows, std::int64_t forced_items, int forced_threads) {
+    std::int64_t rows, std::int64_t forced_items, int forced_threads, int forced_rows,
+    std::int64_t rows_max_path) {
   using mem = typename Exec::memory_space;
   using Vector = Kokkos::View<S*, mem>;
   using Kernel =
@@ -322,7 +329,20 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
       },
       Kokkos::Max<std::int64_t>(longest));
   plan.whole_rows = longest + 1 <= tile / 2;
-  const std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
+  std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
+  // The rows kernel: tiles of about one row per group, by path length.
+  const double per_row = rows > 0 ? static_cast<double>(total) / rows : 1.0;
+  const int lanes = spmv_row_lanes<Exec>(per_row - 1);
+  const bool rows_kernel =
+      rows > 0 && (forced_rows > 0 || (forced_rows == 0 && LaunchTraits<Exec>::is_gpu &&
+                                       total <= rows_max_path &&
+                                       longest <= 32 * static_cast<std::int64_t>(lanes)));
+  if (rows_kernel) {
+    plan.whole_rows = true;
+    plan.lanes = lanes;
+    plan.groups = LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : shape.threads;
+    cut = std::max<std::int64_t>(1, static_cast<std::int64_t>(plan.groups * per_row));
+  }
   const std::int64_t tiles = (total + cut - 1) / cut;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> coords(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::plan_coords"),
@@ -355,7 +375,8 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
 }
 
 // Returns the number of tiles. With a `plan` made for the same shape, its
-// coordinates replace the search (`planned` says whether).
+// coordinates replace the search (`planned` says whether), and where it planned
+// the rows kernel that kernel runs instead (`rows_kernel` says whether).
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index& col_idx,
                             const Values& values, std::int64_t rows, const XView& X,
@@ -366,7 +387,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
                             int forced_threads,
                             TileCoords<typename Exec::memory_space>* kept = nullptr,
                             const TilePlan<typename Exec::memory_space>* plan = nullptr,
-                            bool* planned = nullptr) {
+                            bool* planned = nullptr, bool* rows_kernel = nullptr) {
   using mem = typename Exec::memory_space;
   using Kernel = SpmvCsrTiles<Exec, RowMap, Index, Values, XView, YView>;
   const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
@@ -387,6 +408,12 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
                                                   shape.threads, shape.items)))),
         k);
   };
+  if (rows_kernel) *rows_kernel = use_plan && plan->lanes > 0;
+  if (use_plan && plan->lanes > 0) {
+    spmv_csr_rows(exec, row_map, col_idx, values, X, Y, alpha, beta, beta_first, y_base,
+                  plan->coords, plan->groups, plan->lanes);
+    return tiles;
+  }
   if (use_plan) {
     k.coords = plan->coords;
     if (!plan->whole_rows) {

@@ -1,0 +1,89 @@
+#pragma once
+// CSR SpMV with a plan whose tiles hold whole, short rows (plan.hpp): each tile
+// a team, each row a group of V vector lanes (V the power of two at or above the
+// average row, at most a warp) reading its nonzeros side by side and summing
+// them with a vector reduction. No scratch, no barrier, no search: the tiles'
+// rows come from the plan, balanced by nonzeros, about one row per group. On
+// short regular rows this takes fewer dependent steps than the merge-path tiles
+// (row offsets, then nonzeros, then x, then the sum).
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "libra/core/launch_traits.hpp"
+
+namespace libra::impl {
+
+// CUDA threads (groups x lanes) per team of the rows kernel on GPUs.
+inline constexpr int rows_gpu_lanes = 256;
+
+// Vector lanes per row for rows of `average` nonzeros: a power of two, at most a
+// warp on GPUs, 1 on host spaces.
+template <class Exec>
+int spmv_row_lanes(double average) {
+  if constexpr (!LaunchTraits<Exec>::is_gpu) {
+    (void)average;
+    return 1;
+  } else {
+    int v = 1;
+    while (v < 32 && v < average) v *= 2;
+    return v;
+  }
+}
+
+template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+struct SpmvCsrRows {
+  using S = typename YView::non_const_value_type;
+  using member = typename Kokkos::TeamPolicy<Exec>::member_type;
+
+  RowMap row_map;
+  Index col_idx;
+  Values values;
+  XView X;
+  YView Y;
+  S alpha, beta, beta_first;
+  std::int64_t y_base;
+  Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename Exec::memory_space>
+      coords;  // tile t: rows [coords(t, 0), coords(t + 1, 0))
+
+  KOKKOS_FUNCTION void operator()(const member& team) const {
+    const std::int64_t t = team.league_rank();
+    const std::int64_t i0 = coords(t, 0), i1 = coords(t + 1, 0);
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, i0, i1), [&](const std::int64_t i) {
+          const std::int64_t p0 = static_cast<std::int64_t>(row_map(i));
+          const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) - p0;
+          S sum = S(0);
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, n),
+              [&](const std::int64_t k, S& s) {
+                s += values(p0 + k) * X(col_idx(p0 + k));
+              },
+              sum);
+          Kokkos::single(Kokkos::PerThread(team), [&] {
+            const S b = i == 0 ? beta_first : beta;
+            auto& y = Y(y_base + i);
+            y = b == S(0) ? alpha * sum : b * y + alpha * sum;
+          });
+        });
+  }
+};
+
+// Launches the rows kernel over a plan's `tiles` tiles of whole rows, `groups`
+// groups of `lanes` lanes a team.
+template <class Exec, class RowMap, class Index, class Values, class XView, class YView,
+          class Coords>
+void spmv_csr_rows(const Exec& exec, const RowMap& row_map, const Index& col_idx,
+                   const Values& values, const XView& X, const YView& Y,
+                   typename YView::non_const_value_type alpha,
+                   typename YView::non_const_value_type beta,
+                   typename YView::non_const_value_type beta_first, std::int64_t y_base,
+                   const Coords& coords, int groups, int lanes) {
+  using Kernel = SpmvCsrRows<Exec, RowMap, Index, Values, XView, YView>;
+  const std::int64_t tiles = static_cast<std::int64_t>(coords.extent(0)) - 1;
+  Kokkos::parallel_for(
+      "libra::spmv::csr::rows",
+      light_launch(Kokkos::TeamPolicy<Exec>(exec, tiles, groups, lanes)),
+      Kernel{row_map, col_idx, values, X, Y, alpha, beta, beta_first, y_base, coords});
+}
+
+}  // namespace libra::impl
