@@ -8,11 +8,14 @@
 // nonzeros (impl/csr_tiles.hpp). Without a plan a first kernel searches A's row
 // offsets for every tile's coordinates (into a block of Libra's cache, given
 // back with a fence) and applies beta to the rows tiles cut, before the tiles
-// run. A plan holds the coordinates, found once (16 bytes per 1,024 rows +
-// nonzeros): a product then neither searches, allocates nor waits; a short pass
-// applies beta to the cut rows and the tiles run. A plan is to Libra what
-// cusparseSpMV_preprocess is to cuSPARSE; any number of products, on any
-// streams, may share one.
+// run. A plan holds the coordinates, found once (16 bytes a tile): a product
+// then neither searches, allocates nor waits. Where rows fit half a tile the
+// boundaries lie at row starts and a product is the tiles alone; else a short
+// pass applies beta to the cut rows first. On small regular matrices the plan
+// takes the rows kernel instead (impl/csr_rows.hpp: a group of vector lanes a
+// row, whole rows a tile). A plan is to Libra what cusparseSpMV_preprocess is to
+// cuSPARSE; it is only read, so any number of products, on any streams, may
+// share one.
 // A plan belongs to the matrix whose row offsets it was made from: spmv refuses
 // another (other row offsets, rows or nonzeros) with an ArgumentError. It also
 // belongs to the tile tuning of the options it was made with; a product with
