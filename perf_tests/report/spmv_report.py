@@ -153,26 +153,22 @@ def main():
     if args.command:
         out += ["", "```sh", args.command, "```"]
     out += ["", "## Headline", ""]
-    if plan_cus:
-        g = geomean([r for _, r in plan_cus])
-        faster = sum(1 for _, r in plan_cus if r > 1)
-        lo = min(plan_cus, key=lambda x: x[1])
-        hi = max(plan_cus, key=lambda x: x[1])
-        out.append("- Libra's CSR with a plan made once (`libra_csr_plan`, as cuSPARSE's "
-                   "buffer and preprocessing are made once) against cuSPARSE's faster CSR "
-                   "algorithm: **%.2fx** the speed (geometric mean over %d matrices), faster "
+    def versus_cusparse(ratios, what):
+        g = geomean([r for _, r in ratios])
+        faster = sum(1 for _, r in ratios if r > 1)
+        lo = min(ratios, key=lambda x: x[1])
+        hi = max(ratios, key=lambda x: x[1])
+        out.append("- %s against cuSPARSE's faster CSR algorithm (ALG1 or ALG2, per "
+                   "matrix): **%.2fx** the speed (geometric mean over %d matrices), faster "
                    "on %d; from %.2fx (`%s`) to %.2fx (`%s`)."
-                   % (g, len(plan_cus), faster, lo[1], lo[0], hi[1], hi[0]))
+                   % (what, g, len(ratios), faster, lo[1], lo[0], hi[1], hi[0]))
+
+    if plan_cus:
+        versus_cusparse(plan_cus, "Libra's CSR with a plan made once (`libra_csr_plan`, as "
+                        "cuSPARSE's buffer and preprocessing are made once)")
     if vs_cus:
-        g = geomean([r for _, r in vs_cus])
-        faster = sum(1 for _, r in vs_cus if r > 1)
-        lo = min(vs_cus, key=lambda x: x[1])
-        hi = max(vs_cus, key=lambda x: x[1])
-        out.append("- Libra's CSR without a plan (`libra_csr`, one call as a user makes it "
-                   "once) against cuSPARSE's faster CSR algorithm "
-                   "(ALG1 or ALG2, per matrix): **%.2fx** the speed (geometric mean over %d "
-                   "matrices), faster on %d; from %.2fx (`%s`) to %.2fx (`%s`)."
-                   % (g, len(vs_cus), faster, lo[1], lo[0], hi[1], hi[0]))
+        versus_cusparse(vs_cus, "Libra's CSR without a plan (`libra_csr`, one call as a "
+                        "user makes it once)")
     if vs_kk:
         g = geomean([r for _, r in vs_kk])
         faster = sum(1 for _, r in vs_kk if r > 1)

@@ -32,6 +32,13 @@ std::int64_t spmv_columns(const V& v) {
   }
 }
 
+// y = b * y + alpha * sum for a row a kernel completed; b == 0 overwrites y
+// (NaN or Inf in y do not survive).
+template <class T>
+KOKKOS_INLINE_FUNCTION void spmv_write(T& y, T b, T alpha, T sum) {
+  y = b == T(0) ? alpha * sum : b * y + alpha * sum;
+}
+
 // Serial runs one thread: its scatters need no atomic instructions.
 template <class Exec>
 inline constexpr bool spmv_single_thread = false;

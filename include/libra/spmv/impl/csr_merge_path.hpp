@@ -60,8 +60,7 @@ struct SpmvCsrMergePath {
       const S b = i == 0 ? beta_first : beta;
       for (std::int64_t k = 0; k < K; ++k) {
         const S sum = row_sum(pb, pe, k);
-        auto& y = spmv_at(Y, y_base + i, k);
-        y = b == S(0) ? alpha * sum : b * y + alpha * sum;
+        spmv_write(spmv_at(Y, y_base + i, k), b, alpha, sum);
       }
     }
     std::int64_t cr = -1;

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "libra/core/launch_traits.hpp"
+#include "libra/spmv/impl/common.hpp"
 
 namespace libra::impl {
 
@@ -60,9 +61,7 @@ struct SpmvCsrRows {
               },
               sum);
           Kokkos::single(Kokkos::PerThread(team), [&] {
-            const S b = i == 0 ? beta_first : beta;
-            auto& y = Y(y_base + i);
-            y = b == S(0) ? alpha * sum : b * y + alpha * sum;
+            spmv_write(Y(y_base + i), i == 0 ? beta_first : beta, alpha, sum);
           });
         });
   }

@@ -113,9 +113,7 @@ struct SpmvCsrTiles {
   }
 
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, S sum) const {
-    const S b = i == 0 ? beta_first : beta;
-    auto& y = Y(y_base + i);
-    y = b == S(0) ? alpha * sum : b * y + alpha * sum;
+    spmv_write(Y(y_base + i), i == 0 ? beta_first : beta, alpha, sum);
   }
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
