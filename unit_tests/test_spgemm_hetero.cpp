@@ -98,14 +98,26 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
     EXPECT_EQ(none.device_products, 0u);
     EXPECT_EQ(none.device_panels, 0);
     EXPECT_FALSE(none.calibrated);
+    EXPECT_TRUE(none.host_only);  // one host SpGEMM on A and B
+    EXPECT_FALSE(none.device_only);
     const auto all = check(c, c.A, c.B, with_share(1), nullptr);
     EXPECT_EQ(all.host_products, 0u);
     EXPECT_EQ(all.host_rows, 0u);
+    EXPECT_FALSE(all.host_only);
+    // One device SpGEMM on A and B (in core: the default budget holds them).
+    EXPECT_EQ(all.device_only, all.products > 0);
     const auto part = check(c, c.A, c.B, with_share(0.3), nullptr);
+    EXPECT_FALSE(part.host_only || part.device_only);
     // The device's prefix is the first one reaching 30% of the products.
     if (part.products > 0) {
       EXPECT_GE(part.device_products, static_cast<std::uint64_t>(0.3 * part.products));
       EXPECT_GT(part.host_products + part.device_products, 0u);
+    }
+    if (part.device_products > 0) {
+      // In core: its panel of C stayed on the device until C's arrays existed.
+      EXPECT_TRUE(part.kept_on_device);
+      EXPECT_EQ(part.device_panels, 1);
+      EXPECT_EQ(part.download_chunks > 0, part.nnz_c > 0);
     }
   }
 }
@@ -207,6 +219,41 @@ TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {
   EXPECT_EQ(sh.bytes_to_device > 0, apart);
   o.gpu_share = -1;
   check(c, Ah, Bh, o, nullptr);
+}
+
+// Kept panels of C come down in chunks that end inside rows; streamed ones
+// (keep_c_on_device off) go through host pieces, as out of core.
+TEST(SpgemmHetero, KeptPanelsInSmallChunksAndStreamedPanelsInCore) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    auto o = with_share(0.5);
+    o.tuning.download_entries = 7;
+    o.tuning.panel_products = 3000;  // several kept panels on R-MAT
+    const auto kept = check(c, c.A, c.B, o, nullptr);
+    if (kept.device_products > 0) {
+      EXPECT_TRUE(kept.kept_on_device);
+      // At least one chunk per 7 of the device's entries of C.
+      EXPECT_GE(kept.download_chunks, 1u);
+    }
+    o.tuning.keep_c_on_device = false;
+    const auto streamed = check(c, c.A, c.B, o, nullptr);
+    EXPECT_FALSE(streamed.kept_on_device);
+    EXPECT_EQ(streamed.download_chunks, 0u);
+    EXPECT_FALSE(streamed.out_of_core);
+  }
+  // Host inputs, R = 1: the whole C comes down in small chunks.
+  const auto all = cases();
+  const auto& c = all.back();
+  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+  auto o = with_share(1);
+  o.tuning.download_entries = 1000;
+  const auto st = check(c, Ah, Bh, o, nullptr);
+  EXPECT_TRUE(st.device_only);
+  constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
+  // Where the device's memory is the host's, C is the device's product itself.
+  EXPECT_EQ(st.download_chunks, apart ? (st.nnz_c + 999) / 1000 : 0u);
+  EXPECT_EQ(st.kept_on_device, apart);
 }
 
 TEST(SpgemmHetero, BadArgumentsAreRefused) {

@@ -31,6 +31,7 @@
 #include "libra/format/csr.hpp"
 #include "libra/spgemm/hetero_options.hpp"
 #include "libra/spgemm/impl/hetero_assemble.hpp"
+#include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_sides.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
 #include "libra/util/memory_budget.hpp"
@@ -85,6 +86,22 @@ Csr<S, O, Off, D> matrix_in(const Csr<S, O, Off, FromD>& m) {
     Kokkos::deep_copy(val, m.values);
     return Csr<S, O, Off, D>(m.num_rows, m.num_cols, rm, col, val);
   }
+}
+
+// The same matrix (its arrays shared, not copied) under another device type
+// of the same memory space.
+template <class D, class S, class O, class Off, class FromD>
+Csr<S, O, Off, D> rebind_csr(const Csr<S, O, Off, FromD>& m) {
+  using M = Csr<S, O, Off, D>;
+  return M(m.num_rows, m.num_cols, typename M::row_map_type(m.row_map),
+           typename M::index_type(m.col_idx), typename M::values_type(m.values));
+}
+
+template <class M>
+std::uint64_t csr_bytes(const M& m) {
+  return m.row_map.extent(0) * sizeof(typename M::offset_type) +
+         m.col_idx.extent(0) *
+             (sizeof(typename M::ordinal_type) + sizeof(typename M::scalar_type));
 }
 
 // Runs the device's and the host's work at the same time; the OpenMP side (if
@@ -191,16 +208,25 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   SpgemmOptions host_options = options.spgemm;
   host_options.progress = nullptr;
   const impl::DeviceRowCost<S, O, Off> cost{static_cast<std::uint64_t>(B.num_cols)};
+  // Every row's C fits the device beside the rest: panels of C can stay there
+  // until C's host arrays exist (in core whatever R turns out to be).
+  const bool all_in_core =
+      impl::rows_cost(order, Ah, 0, order.size(), cost) <= memory.whole;
+  const bool keep = all_in_core && options.tuning.keep_c_on_device;
+  const std::size_t download_entries = options.tuning.download_entries
+                                           ? options.tuning.download_entries
+                                           : std::size_t(1) << 20;
   // In-core when the rows fit half the device (panels cut for overlap only),
   // else out-of-core: panels that fit a third each.
   const auto device_panels = [&](std::size_t begin, std::size_t end) {
     const bool in_core = impl::rows_cost(order, Ah, begin, end, cost) <= memory.whole;
     if (!in_core) st.out_of_core = true;
     const std::uint64_t products = order.products(begin, end);
+    // Kept panels need no overlap with their copies: one panel.
     const std::uint64_t per_panel =
-        options.tuning.panel_products
-            ? options.tuning.panel_products
-            : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
+        options.tuning.panel_products ? options.tuning.panel_products
+        : keep ? std::max<std::uint64_t>(products, 1)
+               : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
     return impl::plan_device_panels(order, Ah, begin, end, cost,
                                     in_core ? memory.whole : memory.panel, per_panel);
   };
@@ -215,6 +241,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   impl::DeviceSide<S, O, Off, DevExec, HostMatrix> dev_side(
       lanes, order, Ah, Bh, a_resident ? &a_dev : nullptr, on_device ? &b_dev : nullptr,
       device_options);
+  dev_side.keep_on_device(keep);
   impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
 
   // R: given, kept from the handle's last calibration, or measured now on a
@@ -263,6 +290,82 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   st.gpu_share = R;
 
+  // One side takes everything: one SpGEMM on A and B as they are, C straight
+  // into its arrays (no gather, no pieces).
+  const bool uncalibrated = dev_begin == 0 && host_end == order.size();
+  if (uncalibrated && R <= 0) {
+    Kokkos::Timer t;
+    const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
+    st.seconds_host = t.seconds();
+    Csr<S, O, Off, D> C;
+    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+      C = impl::rebind_csr<D>(Ch);
+    } else {
+      C = impl::matrix_in<D>(Ch);
+    }
+    st.host_only = true;
+    st.host_products = order.total;
+    st.host_rows = order.size();
+    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+    st.seconds_total = total.seconds();
+    if (stats) *stats = st;
+    return C;
+  }
+  if (uncalibrated && R >= 1 && keep && order.size() > 0) {
+    Kokkos::Timer t;
+    DevMatrix a_d, b_d;
+    if constexpr (on_device) {
+      a_d = a_dev;
+      b_d = b_dev;
+    } else {
+      Kokkos::Timer up;
+      a_d = impl::matrix_in<DevD>(Ah);
+      b_d = impl::matrix_in<DevD>(Bh);
+      Kokkos::fence();
+      st.seconds_transfer += up.seconds();
+      st.seconds_transfer_exposed += up.seconds();
+      st.bytes_to_device = impl::csr_bytes(Ah) + impl::csr_bytes(Bh);
+    }
+    Kokkos::Timer compute;
+    const DevMatrix Cd = libra::spgemm(device, a_d, b_d, device_options);
+    st.seconds_device_compute = compute.seconds();
+    Csr<S, O, Off, D> C;
+    if constexpr (on_device) {
+      C = impl::rebind_csr<D>(Cd);
+    } else {
+      Kokkos::View<Off*, Kokkos::HostSpace> rm(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
+          Cd.row_map.extent(0));
+      Kokkos::deep_copy(rm, Cd.row_map);
+      const auto nnz = static_cast<std::size_t>(Cd.nnz());
+      Kokkos::View<O*, Kokkos::HostSpace> col(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
+      Kokkos::View<S*, Kokkos::HostSpace> val(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
+      impl::DownloadTally tally;
+      const Kokkos::View<const Off*, Kokkos::HostSpace> offsets = rm;
+      impl::download_rows(
+          lanes.down, Host(), offsets, Cd.col_idx, Cd.values, col.data(), val.data(),
+          [=](const std::int64_t p) { return offsets(p); }, true, download_entries, tally);
+      st.bytes_to_host = rm.extent(0) * sizeof(Off) + tally.bytes;
+      st.seconds_transfer += tally.seconds_transfer;
+      st.seconds_transfer_exposed += tally.seconds_waited;
+      st.seconds_copy_out = tally.seconds_copy_out;
+      st.download_chunks = tally.chunks;
+      st.kept_on_device = true;
+      C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, rm, col, val);
+    }
+    st.seconds_device = t.seconds();
+    st.device_only = true;
+    st.device_panels = 1;
+    st.device_products = order.total;
+    st.device_rows = order.size();
+    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+    st.seconds_total = total.seconds();
+    if (stats) *stats = st;
+    return C;
+  }
+
   const std::size_t split = std::clamp(
       order.position_of(R * static_cast<double>(order.total)), dev_begin, host_end);
   const auto panels = device_panels(dev_begin, split);
@@ -285,8 +388,10 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   Kokkos::Timer assemble;
   const auto device_pieces = dev_side.pieces();
+  impl::DownloadTally tally;
   auto arrays = impl::assemble_pieces<S, O, Off>(Host(), order, A.num_rows, device_pieces,
-                                                 host_side.pieces);
+                                                 host_side.pieces, dev_side.kept(),
+                                                 lanes.down, download_entries, tally);
   Csr<S, O, Off, D> C;
   if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
     C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, arrays.row_map, arrays.col, arrays.val);
@@ -303,10 +408,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   st.host_rows = host_side.rows;
   st.device_panels = dev_side.panels_run;
   st.bytes_to_device = dev_side.bytes_up;
-  st.bytes_to_host = dev_side.bytes_down;
-  st.seconds_transfer = dev_side.transfer_seconds();
-  st.seconds_transfer_exposed = dev_side.exposed;
-  st.seconds_copy_out = dev_side.copy_out_seconds();
+  st.bytes_to_host = dev_side.bytes_down + tally.bytes;
+  for (const auto& k : dev_side.kept()) st.bytes_to_host += k.C.row_map.extent(0) * sizeof(Off);
+  st.seconds_transfer = dev_side.transfer_seconds() + tally.seconds_transfer;
+  st.seconds_transfer_exposed = dev_side.exposed + tally.seconds_waited;
+  st.seconds_copy_out = dev_side.copy_out_seconds() + tally.seconds_copy_out;
+  st.kept_on_device = !dev_side.kept().empty();
+  st.download_chunks = tally.chunks;
   st.seconds_device_compute = dev_side.compute_seconds;
   st.seconds_total = total.seconds();
   if (stats) *stats = st;

@@ -38,6 +38,13 @@ struct HeteroOptions {
     // already in device memory (host-only builds: the path host inputs take on
     // a GPU).
     bool stage_a = false;
+    // In core, keep the device's panels of C on the device until C's host
+    // arrays exist, then bring them down into them in one copy. false: stream
+    // each panel down beside the next one's compute into host pieces that C is
+    // then copied from, as out of core does.
+    bool keep_c_on_device = true;
+    // Entries of C per staging slot when kept panels come down (0: 2^20).
+    std::size_t download_entries = 0;
   } tuning;
 };
 
@@ -45,6 +52,15 @@ struct HeteroStats {
   double gpu_share = 0;     // R the rows were split by
   double k = 0;             // host seconds per product / device's (0: not measured)
   bool calibrated = false;  // K measured in this call
+  // One side took the whole product in one SpGEMM call on A and B themselves
+  // (R = 1 with every row fitting the device, or R = 0): no ranking of rows
+  // into panels and no assembly of pieces.
+  bool device_only = false;
+  bool host_only = false;
+  // The device's panels of C stayed on the device until C's host arrays
+  // existed, and came down into them in download_chunks chunks.
+  bool kept_on_device = false;
+  std::size_t download_chunks = 0;
   std::uint64_t products = 0;
   std::uint64_t nnz_c = 0;
   std::uint64_t device_products = 0;  // calibration included

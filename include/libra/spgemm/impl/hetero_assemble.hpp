@@ -1,16 +1,39 @@
 #pragma once
 // C of heterogeneous SpGEMM from its pieces: each piece holds C's rows for a
 // range of the affinity ranking; row p of a piece is row rows(begin + p) of C.
-// Count, scan, copy, on a host space.
+// Count, scan, copy, on a host space. Pieces in host memory are copied; pieces
+// kept on the device come down into their rows of C (hetero_download.hpp).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "libra/format/impl/row_builder.hpp"
+#include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
 
 namespace libra::impl {
+
+// A device piece's row offsets in host memory, beside its range.
+template <class Off>
+struct KeptOffsets {
+  std::size_t begin = 0, end = 0;
+  Kokkos::View<const Off*, Kokkos::HostSpace> row_map;
+};
+
+// The offsets of the pieces kept on the device (`Kept` of DeviceSide).
+template <class Off, class Kept>
+std::vector<KeptOffsets<Off>> kept_offsets(const std::vector<Kept>& kept) {
+  std::vector<KeptOffsets<Off>> out;
+  for (const auto& k : kept) {
+    Kokkos::View<Off*, Kokkos::HostSpace> rm(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::kept::row_map"),
+        k.C.row_map.extent(0));
+    Kokkos::deep_copy(rm, k.C.row_map);
+    out.push_back(KeptOffsets<Off>{k.range.first, k.range.second, rm});
+  }
+  return out;
+}
 
 template <class Exec, class Off, class Pieces>
 void scatter_row_lengths(const Exec& exec, const HeteroOrder& order, const Pieces& pieces,
@@ -51,21 +74,34 @@ void copy_piece_rows(const Exec& exec, const HeteroOrder& order, const Pieces& p
   }
 }
 
-// C's arrays in host memory (rows without products are empty).
-template <class S, class O, class Off, class Exec, class DevicePieces, class HostPieces>
-CsrArrays<S, O, Off, Kokkos::HostSpace> assemble_pieces(const Exec& exec,
-                                                        const HeteroOrder& order,
-                                                        std::size_t num_rows,
-                                                        const DevicePieces& device,
-                                                        const HostPieces& host) {
+// C's arrays in host memory (rows without products are empty). `kept`: pieces
+// on the device (DeviceSide::Kept), brought down on `down` in chunks of
+// `chunk` entries.
+template <class S, class O, class Off, class Exec, class DevicePieces, class HostPieces,
+          class Kept, class DownExec>
+CsrArrays<S, O, Off, Kokkos::HostSpace> assemble_pieces(
+    const Exec& exec, const HeteroOrder& order, std::size_t num_rows,
+    const DevicePieces& device, const HostPieces& host, const std::vector<Kept>& kept,
+    const DownExec& down, std::size_t chunk, DownloadTally& tally) {
+  const auto kept_rm = kept_offsets<Off>(kept);
   Kokkos::View<Off*, Kokkos::HostSpace> lengths("libra::hetero::C::lengths", num_rows);
   scatter_row_lengths(exec, order, device, lengths);
   scatter_row_lengths(exec, order, host, lengths);
+  scatter_row_lengths(exec, order, kept_rm, lengths);
   exec.fence();
   const auto offsets = scan_row_counts<Off>(exec, lengths, "spgemm_hetero: nnz(C)");
   auto C = allocate_csr_arrays<S, O>(offsets);
   copy_piece_rows(exec, order, device, C);
   copy_piece_rows(exec, order, host, C);
+  const auto rows = order.rows;
+  const auto row_map = C.row_map;
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    const std::size_t first = kept_rm[k].begin;
+    download_rows(down, exec, kept_rm[k].row_map, kept[k].C.col_idx, kept[k].C.values,
+                  C.col.data(), C.val.data(),
+                  [=](const std::int64_t p) { return row_map(rows(first + p)); }, false,
+                  chunk, tally);
+  }
   exec.fence();
   return C;
 }

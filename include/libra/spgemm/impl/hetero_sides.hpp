@@ -3,10 +3,14 @@
 // of the affinity ranking and keeps them as pieces for hetero_assemble.hpp.
 //
 // The device side runs its rows in panels. While panel j computes on the
-// compute stream, panel j+1 of A goes up on the upload stream and panel j-1 of
-// C comes down on the download stream, and panel j+2 is gathered on the host
-// (incremental splitting, overlapping the copies). Two device slots and two
-// staging slots of A alternate; C comes down into staging memory of its own.
+// compute stream, panel j+1 of A goes up on the upload stream and panel j+2 is
+// gathered on the host (incremental splitting, overlapping the copies). Two
+// device slots and two staging slots of A alternate.
+// In core (every row's C fits the device beside the rest), each panel's C stays
+// on the device (kept()) until C's final host arrays exist, then comes down
+// into them in one copy (hetero_download.hpp). Out of core, panel j-1 of C
+// comes down on the download stream while panel j computes, into staging
+// memory of its own, and a copier makes host pieces of it (hetero_copy_out.hpp).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -33,6 +37,11 @@ class DeviceSide {
   using Matrix = Csr<S, O, Off, DevD>;
   using Stage = StagingSpace<DevExec>;
   using Piece = HeteroPiece<S, O, Off, Kokkos::HostSpace>;
+  // A panel's C kept on the device, for positions [range.first, range.second).
+  struct Kept {
+    PanelRange range;
+    Matrix C;
+  };
 
   // a_dev / b_dev: A and B when they are already in the device's memory.
   DeviceSide(DeviceLanes<DevExec>& lanes, const HeteroOrder& order, const HostCsr& A,
@@ -94,8 +103,12 @@ class DeviceSide {
     exposed += wait.seconds();
   }
 
-  // C's rows of every panel run, in host memory.
+  // Keep each panel's C on the device (in core) instead of streaming it down.
+  void keep_on_device(bool keep) { keep_ = keep; }
+  // C's rows of every panel run, in host memory (streamed panels).
   std::vector<Piece> pieces() { return downloads_.finish(); }
+  // C's rows of every panel run while keeping them on the device.
+  const std::vector<Kept>& kept() const { return kept_; }
   double copy_out_seconds() const { return downloads_.copy_seconds; }
   std::uint64_t bytes_up = 0, bytes_down = 0, products = 0;
   std::size_t rows = 0;
@@ -176,7 +189,15 @@ class DeviceSide {
     for (const auto& range : panels) {
       const auto a_panel =
           gather_rows<DevD>(lanes_.compute, a_dev_, Kokkos::subview(rows_dev_, range));
-      download(multiply(a_panel, range), range);
+      finish_panel(multiply(a_panel, range), range);
+    }
+  }
+
+  void finish_panel(const Matrix& C, const PanelRange& range) {
+    if (keep_) {
+      kept_.push_back(Kept{range, C});
+    } else {
+      download(C, range);
     }
   }
 
@@ -212,7 +233,7 @@ class DeviceSide {
           Kokkos::subview(s.row_map, std::make_pair(std::size_t(0), m + 1)),
           Kokkos::subview(s.col, std::make_pair(std::size_t(0), nnz_[j % 2])),
           Kokkos::subview(s.val, std::make_pair(std::size_t(0), nnz_[j % 2])));
-      download(multiply(a_panel, panels[j]), panels[j]);
+      finish_panel(multiply(a_panel, panels[j]), panels[j]);
       if (j + 2 < n) stage(panels[j + 2], j % 2);
     }
   }
@@ -252,7 +273,8 @@ class DeviceSide {
   HostCsr A_, B_;
   SpgemmOptions options_;
   Matrix a_dev_, b_dev_, pending_;
-  bool a_resident_ = false, b_resident_ = false, b_loaded_ = false;
+  bool a_resident_ = false, b_resident_ = false, b_loaded_ = false, keep_ = false;
+  std::vector<Kept> kept_;
   Kokkos::View<std::int64_t*, Mem> rows_dev_;
   Slot<Stage> stage_[2];
   Slot<Mem> slot_[2];
