@@ -166,6 +166,10 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["panels"] = st.device_panels;
   state.counters["overlap"] = st.overlap();
   state.counters["out_of_core"] = st.out_of_core;
+  state.counters["device_only"] = st.device_only;
+  state.counters["host_only"] = st.host_only;
+  state.counters["kept_on_device"] = st.kept_on_device;
+  state.counters["download_chunks"] = static_cast<double>(st.download_chunks);
   state.counters["calib_ms"] = st.seconds_calibration * 1e3;
   state.counters["device_ms"] = st.seconds_device * 1e3;
   state.counters["device_compute_ms"] = st.seconds_device_compute * 1e3;

@@ -122,23 +122,41 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
   }
 }
 
+// A measured R is the choice the model (impl/hetero_choice.hpp) expects to be
+// fastest: the host alone, the device alone, or a split at K / (K + 1).
+void expect_modelled_choice(const libra::HeteroStats& st, double split_gain) {
+  const double best = std::min(st.model_host_only, st.model_device_only);
+  if (st.gpu_share > 0 && st.gpu_share < 1) {
+    EXPECT_NEAR(st.gpu_share, st.k / (st.k + 1), 1e-12);
+    EXPECT_LT(st.model_split, split_gain * best);
+  } else {
+    EXPECT_GE(st.model_split, split_gain * best);
+    EXPECT_EQ(st.gpu_share == 1, st.model_device_only <= st.model_host_only);
+  }
+}
+
+libra::HeteroOptions calibrating(double split_gain = 0.9) {
+  libra::HeteroOptions o;  // gpu_share < 0: measured
+  o.tuning.split_min_products = 0;
+  o.tuning.split_gain = split_gain;
+  return o;
+}
+
 TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
-    libra::HeteroHandle handle;  // gpu_share < 0: measured
+    libra::HeteroHandle handle(calibrating());
     const auto first = check(c, c.A, c.B, {}, &handle);
     if (first.calibrated) {
       EXPECT_GT(first.k, 0);
-      EXPECT_NEAR(first.gpu_share, first.k / (first.k + 1), 1e-12);
+      expect_modelled_choice(first, 0.9);
       EXPECT_GT(first.seconds_calibration, 0);
-      // Both sides computed their calibration panels.
-      EXPECT_GT(first.device_products, 0u);
-      EXPECT_GT(first.host_products, 0u);
       EXPECT_EQ(handle.k(), first.k);
+      // The second call chooses from the kept rates without calibrating.
       const auto second = check(c, c.A, c.B, {}, &handle);
       EXPECT_FALSE(second.calibrated);
       EXPECT_EQ(second.k, first.k);
-      EXPECT_NEAR(second.gpu_share, first.gpu_share, 1e-12);
+      expect_modelled_choice(second, 0.9);
     } else {
       // Fewer than two rows with products: the device takes them.
       EXPECT_EQ(first.gpu_share, 1);
@@ -147,10 +165,48 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
   }
 }
 
+// A split forced by a generous margin keeps the calibration's rows; a margin
+// of 0 never splits, and the side chosen recomputes them on A and B.
+TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const auto split = check(c, c.A, c.B, calibrating(1e30), nullptr);
+    if (split.calibrated) {
+      expect_modelled_choice(split, 1e30);
+      EXPECT_GT(split.gpu_share, 0);
+      EXPECT_LT(split.gpu_share, 1);
+      // Both sides computed their calibration rows.
+      EXPECT_GT(split.device_products, 0u);
+      EXPECT_GT(split.host_products, 0u);
+      EXPECT_TRUE(split.kept_on_device);
+    }
+    const auto single = check(c, c.A, c.B, calibrating(0), nullptr);
+    if (single.calibrated) {
+      expect_modelled_choice(single, 0);
+      EXPECT_TRUE(single.device_only || single.host_only);
+      EXPECT_EQ(single.device_only, single.gpu_share == 1);
+    }
+  }
+}
+
+// Small products (below split_min_products) go to the host without a
+// calibration.
+TEST(SpgemmHetero, SmallProductsRunOnTheHostUncalibrated) {
+  const auto all = cases();
+  for (const auto& c : all) {
+    SCOPED_TRACE(c.name);
+    const auto st = check(c, c.A, c.B, {}, nullptr);
+    if (st.products < (std::uint64_t(1) << 20)) {
+      EXPECT_FALSE(st.calibrated);
+      EXPECT_TRUE(st.host_only);
+    }
+  }
+}
+
 TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {
   const auto all = cases();
   const auto& c = all.back();  // R-MAT: many rows
-  const auto st = check(c, c.A, c.B, {}, nullptr);
+  const auto st = check(c, c.A, c.B, calibrating(), nullptr);
   EXPECT_TRUE(st.calibrated);
 }
 
@@ -218,6 +274,7 @@ TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   EXPECT_EQ(sh.bytes_to_device > 0, apart);
   o.gpu_share = -1;
+  o.tuning.split_min_products = 0;
   check(c, Ah, Bh, o, nullptr);
 }
 

@@ -88,6 +88,10 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
       j["hetero"] = {{"gpu_share", h.gpu_share},
                      {"k", h.k},
                      {"calibrated", h.calibrated},
+                     {"device_only", h.device_only},
+                     {"host_only", h.host_only},
+                     {"kept_on_device", h.kept_on_device},
+                     {"download_chunks", h.download_chunks},
                      {"device_products", h.device_products},
                      {"host_products", h.host_products},
                      {"device_panels", h.device_panels},
@@ -140,7 +144,10 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
           h.gpu_share,
           h.calibrated ? "calibrated" : (args.gpu_share.empty() ? "kept" : "given"), h.k,
           static_cast<unsigned long long>(h.device_products), h.device_panels,
-          h.out_of_core ? " out of core" : "",
+          h.out_of_core      ? " out of core"
+          : h.device_only    ? " (the device alone)"
+          : h.kept_on_device ? " kept on the device"
+                             : "",
           static_cast<unsigned long long>(h.host_products), h.seconds_transfer * 1e3,
           100 * h.overlap());
     }

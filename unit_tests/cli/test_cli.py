@@ -793,12 +793,30 @@ class Heterogeneous(unittest.TestCase):
         return h
 
     def test_calibrated_given_and_out_of_core(self):
+        # A small product (below 2^20 products) goes to the host uncalibrated.
         h = self.hetero()
+        self.assertFalse(h["calibrated"])
+        self.assertTrue(h["host_only"])
+        # A larger one is calibrated; R is the modelled fastest of the host
+        # alone, the device alone, or a split at K / (K + 1).
+        got = json_of(self, libra("spgemm", "--generate", "rmat:12:16", "--algo", "hetero",
+                                  "--check", "--json"))
+        self.assertEqual(got["check"], "ok")
+        h = got["hetero"]
         self.assertTrue(h["calibrated"])
         self.assertGreater(h["k"], 0)
-        self.assertAlmostEqual(h["gpu_share"], h["k"] / (h["k"] + 1))
+        R = h["gpu_share"]
+        if 0 < R < 1:
+            self.assertAlmostEqual(R, h["k"] / (h["k"] + 1))
+        else:
+            self.assertEqual(h["device_only"] or h["host_only"], True)
         self.assertEqual(self.hetero("--gpu-share", "0")["device_products"], 0)
+        self.assertTrue(self.hetero("--gpu-share", "0")["host_only"])
         self.assertEqual(self.hetero("--gpu-share", "1")["host_products"], 0)
+        self.assertTrue(self.hetero("--gpu-share", "1")["device_only"])
+        h = self.hetero("--gpu-share", "0.5")
+        self.assertTrue(h["kept_on_device"])
+        self.assertGreater(h["download_chunks"], 0)
         h = self.hetero("--gpu-share", "1", "--device-memory", "1.2MB")
         self.assertTrue(h["out_of_core"])
         self.assertGreater(h["device_panels"], 1)
@@ -1528,8 +1546,9 @@ def main():
         suite.addTests(loader.loadTestsFromTestCase(SharedMatrices))
     if DATA:
         for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
-                     CleanStdout, Signals, Outputs, Flags, Messages, Demo, Usage,
-                     Progress, Spmm, Spmv, SpmvMpi, Topology):
+                     CleanStdout, Signals, Outputs, Flags, Heterogeneous,
+                     DiagonalStorage, Messages, Demo, Usage, Progress, Spmm, Spmv,
+                     SpmvMpi, Topology):
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")

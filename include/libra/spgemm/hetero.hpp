@@ -31,9 +31,11 @@
 #include "libra/format/csr.hpp"
 #include "libra/spgemm/hetero_options.hpp"
 #include "libra/spgemm/impl/hetero_assemble.hpp"
+#include "libra/spgemm/impl/hetero_choice.hpp"
 #include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_sides.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
+#include "libra/util/huge_pages.hpp"
 #include "libra/util/memory_budget.hpp"
 
 namespace libra {
@@ -225,7 +227,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     // Kept panels need no overlap with their copies: one panel.
     const std::uint64_t per_panel =
         options.tuning.panel_products ? options.tuning.panel_products
-        : keep ? std::max<std::uint64_t>(products, 1)
+        : keep                        ? std::max<std::uint64_t>(products, 1)
                : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
     return impl::plan_device_panels(order, Ah, begin, end, cost,
                                     in_core ? memory.whole : memory.panel, per_panel);
@@ -244,14 +246,25 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   dev_side.keep_on_device(keep);
   impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
 
-  // R: given, kept from the handle's last calibration, or measured now on a
-  // share of the products from each end of the ranking.
+  // R: given; else chosen from the rates kept in the handle, or measured now
+  // on a share of the products from each end of the ranking
+  // (impl/hetero_choice.hpp).
   std::size_t dev_begin = 0, host_end = order.size();
   double R = options.gpu_share;
-  if (R < 0 && handle.k() > 0) {
-    st.k = handle.k();
-    R = st.k / (st.k + 1);
+  impl::HeteroRates rates = handle.impl_rates();
+  const auto choose = [&] {
+    const impl::HeteroChoice c = impl::choose_share(
+        rates, static_cast<double>(order.total), on_device, options.tuning.split_gain);
+    st.model_host_only = c.seconds_host_only;
+    st.model_device_only = c.seconds_device_only;
+    st.model_split = c.seconds_split;
+    return c.gpu_share;
+  };
+  if (R < 0 && rates.measured()) {
+    st.k = rates.host / rates.device;
+    R = choose();
   }
+  if (R < 0 && order.total < options.tuning.split_min_products) R = 0;
   if (R < 0) {
     const double share = options.calibration_share * static_cast<double>(order.total);
     const std::size_t dev_end = std::max<std::size_t>(1, order.position_of(share));
@@ -275,15 +288,28 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
             t_host = t.seconds();
           });
       st.seconds_calibration = calibration.seconds();
-      const double per_dev = t_dev / static_cast<double>(order.products(0, dev_end));
-      const double per_host =
-          t_host / static_cast<double>(order.products(host_begin, order.size()));
-      st.k = per_dev > 0 ? per_host / per_dev : 1;
+      const std::uint64_t dev_products = order.products(0, dev_end);
+      const std::uint64_t host_products = order.products(host_begin, order.size());
+      rates.device = std::max(t_dev, 1e-9) / static_cast<double>(dev_products);
+      rates.host = std::max(t_host, 1e-9) / static_cast<double>(host_products);
+      std::uint64_t entries = 0;
+      for (const auto& k : dev_side.kept()) entries += k.C.col_idx.extent(0);
+      for (const auto& p : host_side.pieces) entries += p.col.extent(0);
+      rates.bytes_per_product = static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
+                                static_cast<double>(dev_products + host_products);
+      st.k = rates.host / rates.device;
       st.calibrated = true;
-      handle.impl_set_k(st.k);
-      R = st.k / (st.k + 1);
-      dev_begin = dev_end;
-      host_end = host_begin;
+      handle.impl_set_rates(rates);
+      R = choose();
+      if (keep && (R <= 0 || R >= 1)) {
+        // One side takes all, on A and B as they are: the calibration's rows
+        // are computed again, which costs less than assembling C from pieces.
+        dev_side.discard_kept();
+        host_side.discard();
+      } else {
+        dev_begin = dev_end;
+        host_end = host_begin;
+      }
     } else {
       R = 1;  // too few rows to split: the device takes them
     }
@@ -342,11 +368,19 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
       Kokkos::View<S*, Kokkos::HostSpace> val(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
+      impl::advise_huge_pages(col);  // first touched by the copies out
+      impl::advise_huge_pages(val);
       impl::DownloadTally tally;
       const Kokkos::View<const Off*, Kokkos::HostSpace> offsets = rm;
+      Kokkos::Timer download;
       impl::download_rows(
           lanes.down, Host(), offsets, Cd.col_idx, Cd.values, col.data(), val.data(),
-          [=](const std::int64_t p) { return offsets(p); }, true, download_entries, tally);
+          [=](const std::int64_t p) { return offsets(p); }, true, download_entries,
+          tally);
+      if (tally.bytes > 0) {
+        rates.copy = download.seconds() / static_cast<double>(tally.bytes);
+        handle.impl_set_rates(rates);
+      }
       st.bytes_to_host = rm.extent(0) * sizeof(Off) + tally.bytes;
       st.seconds_transfer += tally.seconds_transfer;
       st.seconds_transfer_exposed += tally.seconds_waited;
@@ -400,6 +434,12 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         A.num_rows, B.num_cols, arrays.row_map, arrays.col, arrays.val));
   }
   st.seconds_assemble = assemble.seconds();
+  if (C.nnz() > 0) {
+    rates.copy =
+        st.seconds_assemble / static_cast<double>(static_cast<std::uint64_t>(C.nnz()) *
+                                                  (sizeof(O) + sizeof(S)));
+    handle.impl_set_rates(rates);
+  }
 
   st.nnz_c = static_cast<std::uint64_t>(C.nnz());
   st.device_products = dev_side.products;
@@ -409,7 +449,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   st.device_panels = dev_side.panels_run;
   st.bytes_to_device = dev_side.bytes_up;
   st.bytes_to_host = dev_side.bytes_down + tally.bytes;
-  for (const auto& k : dev_side.kept()) st.bytes_to_host += k.C.row_map.extent(0) * sizeof(Off);
+  for (const auto& k : dev_side.kept())
+    st.bytes_to_host += k.C.row_map.extent(0) * sizeof(Off);
   st.seconds_transfer = dev_side.transfer_seconds() + tally.seconds_transfer;
   st.seconds_transfer_exposed = dev_side.exposed + tally.seconds_waited;
   st.seconds_copy_out = dev_side.copy_out_seconds() + tally.seconds_copy_out;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "libra/spgemm/impl/hetero_choice.hpp"
 #include "libra/spgemm/options.hpp"
 
 namespace libra {
@@ -13,9 +14,13 @@ struct HeteroOptions {
   // memory_budget bounds the host side's temporaries; the device side's come out
   // of device_memory.
   SpgemmOptions spgemm;
-  // R, the device's share of the products, in [0, 1]. Negative: measured, as
-  // K / (K + 1) with K = the host's seconds per product over the device's,
-  // from the handle's last call or else from a calibration on these matrices.
+  // R, the device's share of the products, in [0, 1]. Negative: chosen from
+  // measurements (impl/hetero_choice.hpp): the host alone (R = 0), the device
+  // alone (R = 1), or a split at K / (K + 1), K = the host's seconds per product
+  // over the device's, whichever the measured rates say is fastest; the rates
+  // come from the handle's last calibration or else from one on these matrices.
+  // Products with fewer than tuning.split_min_products products, with nothing
+  // measured, run on the host alone.
   double gpu_share = -1;
   // Bytes the device side may hold at once: B, two panels of A and of C in
   // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
@@ -45,6 +50,13 @@ struct HeteroOptions {
     bool keep_c_on_device = true;
     // Entries of C per staging slot when kept panels come down (0: 2^20).
     std::size_t download_entries = 0;
+    // A measured choice splits only when the model expects the split to take
+    // at most this share of the faster single side's time.
+    double split_gain = 0.9;
+    // Below this many products (and with no rates in the handle) the host
+    // takes the product without calibrating: a calibration's fixed costs (a
+    // device call, a second thread, copies) exceed such a product on the host.
+    std::uint64_t split_min_products = std::uint64_t(1) << 20;
   } tuning;
 };
 
@@ -52,6 +64,9 @@ struct HeteroStats {
   double gpu_share = 0;     // R the rows were split by
   double k = 0;             // host seconds per product / device's (0: not measured)
   bool calibrated = false;  // K measured in this call
+  // The model's seconds for each choice (impl/hetero_choice.hpp), when R was
+  // chosen from measured rates; 0 otherwise.
+  double model_host_only = 0, model_device_only = 0, model_split = 0;
   // One side took the whole product in one SpGEMM call on A and B themselves
   // (R = 1 with every row fitting the device, or R = 0): no ranking of rows
   // into panels and no assembly of pieces.
@@ -104,12 +119,16 @@ class HeteroHandle {
   explicit HeteroHandle(const HeteroOptions& options = {}) : options_(options) {}
   const HeteroOptions& options() const noexcept { return options_; }
   // K of the last calibration (0 before any).
-  double k() const noexcept { return k_; }
-  void impl_set_k(double k) noexcept { k_ = k; }
+  double k() const noexcept {
+    return rates_.measured() ? rates_.host / rates_.device : 0;
+  }
+  // The rates the last calls measured (impl/hetero_choice.hpp).
+  const impl::HeteroRates& impl_rates() const noexcept { return rates_; }
+  void impl_set_rates(const impl::HeteroRates& r) noexcept { rates_ = r; }
 
  private:
   HeteroOptions options_;
-  double k_ = 0;
+  impl::HeteroRates rates_;
 };
 
 }  // namespace libra

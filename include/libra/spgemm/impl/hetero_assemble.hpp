@@ -11,6 +11,7 @@
 #include "libra/format/impl/row_builder.hpp"
 #include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
+#include "libra/util/huge_pages.hpp"
 
 namespace libra::impl {
 
@@ -91,16 +92,18 @@ CsrArrays<S, O, Off, Kokkos::HostSpace> assemble_pieces(
   exec.fence();
   const auto offsets = scan_row_counts<Off>(exec, lengths, "spgemm_hetero: nnz(C)");
   auto C = allocate_csr_arrays<S, O>(offsets);
+  advise_huge_pages(C.col);  // first touched by the copies below
+  advise_huge_pages(C.val);
   copy_piece_rows(exec, order, device, C);
   copy_piece_rows(exec, order, host, C);
   const auto rows = order.rows;
   const auto row_map = C.row_map;
   for (std::size_t k = 0; k < kept.size(); ++k) {
     const std::size_t first = kept_rm[k].begin;
-    download_rows(down, exec, kept_rm[k].row_map, kept[k].C.col_idx, kept[k].C.values,
-                  C.col.data(), C.val.data(),
-                  [=](const std::int64_t p) { return row_map(rows(first + p)); }, false,
-                  chunk, tally);
+    download_rows(
+        down, exec, kept_rm[k].row_map, kept[k].C.col_idx, kept[k].C.values, C.col.data(),
+        C.val.data(), [=](const std::int64_t p) { return row_map(rows(first + p)); },
+        false, chunk, tally);
   }
   exec.fence();
   return C;

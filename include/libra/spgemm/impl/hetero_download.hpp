@@ -43,33 +43,31 @@ void copy_out_entries(const HostExec& host, const Off* rm, std::size_t rows,
     const std::uint64_t base = static_cast<std::uint64_t>(dest(0)) + e0;
     constexpr std::uint64_t block = std::uint64_t(1) << 14;  // entries
     const std::uint64_t blocks = (e1 - e0 + block - 1) / block;
-    Kokkos::parallel_for(
-        "libra::spgemm::hetero::copy_out",
-        Kokkos::RangePolicy<HostExec, Kokkos::IndexType<std::int64_t>>(
-            host, 0, static_cast<std::int64_t>(blocks)),
-        [=](const std::int64_t b) {
-          const std::uint64_t lo = static_cast<std::uint64_t>(b) * block;
-          const std::uint64_t n = std::min(block, e1 - e0 - lo);
-          std::memcpy(c_col + base + lo, src_col + lo, n * sizeof(O));
-          std::memcpy(c_val + base + lo, src_val + lo, n * sizeof(S));
-        });
+    Kokkos::parallel_for("libra::spgemm::hetero::copy_out",
+                         Kokkos::RangePolicy<HostExec, Kokkos::IndexType<std::int64_t>>(
+                             host, 0, static_cast<std::int64_t>(blocks)),
+                         [=](const std::int64_t b) {
+                           const std::uint64_t lo = static_cast<std::uint64_t>(b) * block;
+                           const std::uint64_t n = std::min(block, e1 - e0 - lo);
+                           std::memcpy(c_col + base + lo, src_col + lo, n * sizeof(O));
+                           std::memcpy(c_val + base + lo, src_val + lo, n * sizeof(S));
+                         });
     host.fence();
     return;
   }
   // The rows the range touches: from the last starting at or before e0 to the
   // first starting at or after e1.
   const Off* end = rm + rows + 1;
-  const auto p0 = static_cast<std::int64_t>(
-      std::upper_bound(rm, end, static_cast<Off>(e0)) - rm - 1);
+  const auto p0 =
+      static_cast<std::int64_t>(std::upper_bound(rm, end, static_cast<Off>(e0)) - rm - 1);
   const auto p1 =
       static_cast<std::int64_t>(std::lower_bound(rm, end, static_cast<Off>(e1)) - rm);
   Kokkos::parallel_for(
       "libra::spgemm::hetero::copy_out_rows",
       Kokkos::RangePolicy<HostExec, Kokkos::Schedule<Kokkos::Dynamic>,
-                          Kokkos::IndexType<std::int64_t>>(host, std::max<std::int64_t>(0, p0),
-                                                           std::min<std::int64_t>(
-                                                               p1, static_cast<std::int64_t>(
-                                                                       rows))),
+                          Kokkos::IndexType<std::int64_t>>(
+          host, std::max<std::int64_t>(0, p0),
+          std::min<std::int64_t>(p1, static_cast<std::int64_t>(rows))),
       [=](const std::int64_t p) {
         const std::uint64_t lo = std::max<std::uint64_t>(rm[p], e0);
         const std::uint64_t hi = std::min<std::uint64_t>(rm[p + 1], e1);

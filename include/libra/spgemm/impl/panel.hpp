@@ -25,6 +25,7 @@
 #include "libra/spgemm/impl/phase_timing.hpp"
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
+#include "libra/util/huge_pages.hpp"
 
 namespace libra::impl {
 
@@ -377,6 +378,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
                                              plan.c.row_map, "nnz(C)");
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    advise_huge_pages(plan.c.col);  // first touched by the fill below
     f.phase = F::Phase::fill;
     f.c_row_map = plan.c.row_map;
     f.c_col = plan.c.col;
@@ -386,6 +388,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       plan.c_values = Kokkos::View<S*, mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
           nnz);
+      advise_huge_pages(plan.c_values);
       f.c_val = plan.c_values;
       st.paths.accumulate_host_dense += rows;
     }
