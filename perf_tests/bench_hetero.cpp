@@ -170,6 +170,9 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["host_only"] = st.host_only;
   state.counters["kept_on_device"] = st.kept_on_device;
   state.counters["download_chunks"] = static_cast<double>(st.download_chunks);
+  state.counters["model_host_only_ms"] = st.model_host_only * 1e3;
+  state.counters["model_device_only_ms"] = st.model_device_only * 1e3;
+  state.counters["model_split_ms"] = st.model_split * 1e3;
   state.counters["calib_ms"] = st.seconds_calibration * 1e3;
   state.counters["device_ms"] = st.seconds_device * 1e3;
   state.counters["device_compute_ms"] = st.seconds_device_compute * 1e3;

@@ -793,13 +793,13 @@ class Heterogeneous(unittest.TestCase):
         return h
 
     def test_calibrated_given_and_out_of_core(self):
-        # A small product (below 2^20 products) goes to the host uncalibrated.
+        # A small product (below 2^24 products) goes to the device uncalibrated.
         h = self.hetero()
         self.assertFalse(h["calibrated"])
-        self.assertTrue(h["host_only"])
+        self.assertTrue(h["device_only"])
         # A larger one is calibrated; R is the modelled fastest of the host
         # alone, the device alone, or a split at K / (K + 1).
-        got = json_of(self, libra("spgemm", "--generate", "rmat:12:16", "--algo", "hetero",
+        got = json_of(self, libra("spgemm", "--generate", "rmat:13:16", "--algo", "hetero",
                                   "--check", "--json"))
         self.assertEqual(got["check"], "ok")
         h = got["hetero"]

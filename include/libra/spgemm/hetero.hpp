@@ -264,7 +264,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.k = rates.host / rates.device;
     R = choose();
   }
-  if (R < 0 && order.total < options.tuning.split_min_products) R = 0;
+  if (R < 0 && order.total < options.tuning.split_min_products) R = 1;
   if (R < 0) {
     const double share = options.calibration_share * static_cast<double>(order.total);
     const std::size_t dev_end = std::max<std::size_t>(1, order.position_of(share));

@@ -20,7 +20,7 @@ struct HeteroOptions {
   // over the device's, whichever the measured rates say is fastest; the rates
   // come from the handle's last calibration or else from one on these matrices.
   // Products with fewer than tuning.split_min_products products, with nothing
-  // measured, run on the host alone.
+  // measured, run on the device alone.
   double gpu_share = -1;
   // Bytes the device side may hold at once: B, two panels of A and of C in
   // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
@@ -51,12 +51,18 @@ struct HeteroOptions {
     // Entries of C per staging slot when kept panels come down (0: 2^20).
     std::size_t download_entries = 0;
     // A measured choice splits only when the model expects the split to take
-    // at most this share of the faster single side's time.
-    double split_gain = 0.9;
-    // Below this many products (and with no rates in the handle) the host
+    // at most this share of the faster single side's time. On the H100
+    // machine (16 host cores) no split of the R sweep (0.5..0.95) beat the
+    // better single side on any shared matrix or R-MAT 16: a split's fixed
+    // costs (two SpGEMM calls, the gathers, the device's thread beside 16
+    // OpenMP threads, assembling C) are not in the model, hence the margin.
+    double split_gain = 0.5;
+    // Below this many products (and with no rates in the handle) the device
     // takes the product without calibrating: a calibration's fixed costs (a
-    // device call, a second thread, copies) exceed such a product on the host.
-    std::uint64_t split_min_products = std::uint64_t(1) << 20;
+    // device call and a host call at once, copies) exceed such a product, and
+    // the H100 machine's 16 OpenMP threads cost 1.5-3 ms in fixed overheads
+    // where the device took 0.5-3 ms with the copies (abb313 .. Wiki-Vote).
+    std::uint64_t split_min_products = std::uint64_t(1) << 24;
   } tuning;
 };
 
