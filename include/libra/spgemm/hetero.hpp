@@ -292,11 +292,14 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       const std::uint64_t host_products = order.products(host_begin, order.size());
       rates.device = std::max(t_dev, 1e-9) / static_cast<double>(dev_products);
       rates.host = std::max(t_host, 1e-9) / static_cast<double>(host_products);
-      std::uint64_t entries = 0;
-      for (const auto& k : dev_side.kept()) entries += k.C.col_idx.extent(0);
+      // C's bytes per product, from the calibration's rows of C in reach (the
+      // device's are streamed away when they are not kept).
+      std::uint64_t entries = 0, counted = host_products;
       for (const auto& p : host_side.pieces) entries += p.col.extent(0);
+      if (!dev_side.kept().empty()) counted += dev_products;
+      for (const auto& k : dev_side.kept()) entries += k.C.col_idx.extent(0);
       rates.bytes_per_product = static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
-                                static_cast<double>(dev_products + host_products);
+                                static_cast<double>(counted);
       st.k = rates.host / rates.device;
       st.calibrated = true;
       handle.impl_set_rates(rates);
@@ -315,6 +318,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     }
   }
   st.gpu_share = R;
+  // The stats of C, handed back with it.
+  const auto done = [&](Csr<S, O, Off, D> C) {
+    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+    st.seconds_total = total.seconds();
+    if (stats) *stats = st;
+    return C;
+  };
 
   // One side takes everything: one SpGEMM on A and B as they are, C straight
   // into its arrays (no gather, no pieces).
@@ -332,10 +342,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.host_only = true;
     st.host_products = order.total;
     st.host_rows = order.size();
-    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
-    st.seconds_total = total.seconds();
-    if (stats) *stats = st;
-    return C;
+    return done(C);
   }
   if (uncalibrated && R >= 1 && keep && order.size() > 0) {
     Kokkos::Timer t;
@@ -394,10 +401,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.device_panels = 1;
     st.device_products = order.total;
     st.device_rows = order.size();
-    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
-    st.seconds_total = total.seconds();
-    if (stats) *stats = st;
-    return C;
+    return done(C);
   }
 
   const std::size_t split = std::clamp(
@@ -441,7 +445,6 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     handle.impl_set_rates(rates);
   }
 
-  st.nnz_c = static_cast<std::uint64_t>(C.nnz());
   st.device_products = dev_side.products;
   st.host_products = host_side.products;
   st.device_rows = dev_side.rows;
@@ -457,9 +460,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   st.kept_on_device = !dev_side.kept().empty();
   st.download_chunks = tally.chunks;
   st.seconds_device_compute = dev_side.compute_seconds;
-  st.seconds_total = total.seconds();
-  if (stats) *stats = st;
-  return C;
+  return done(C);
 }
 
 // The same with a handle of its own (K measured, unless options.gpu_share says R).
