@@ -1542,13 +1542,23 @@ def main():
     if rest:  # test name patterns, as unittest's -k takes them
         loader.testNamePatterns = ["*%s*" % r for r in rest]
     suite = unittest.TestSuite()
+    shared_cases = (SharedMatrices,)
+    data_cases = (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
+                  CleanStdout, Signals, Outputs, Flags, Heterogeneous, DiagonalStorage,
+                  Messages, Demo, Usage, Progress, Spmm, Spmv, SpmvMpi, Topology)
+    # Every class with tests is in one of the lists (two once were in none and
+    # never ran).
+    unlisted = [c.__name__ for c in globals().values()
+                if isinstance(c, type) and issubclass(c, unittest.TestCase)
+                and unittest.TestLoader().getTestCaseNames(c)
+                and c not in shared_cases + data_cases]
+    if unlisted:
+        parser.error("test classes in no suite list: " + ", ".join(unlisted))
     if SHARED:
-        suite.addTests(loader.loadTestsFromTestCase(SharedMatrices))
+        for case in shared_cases:
+            suite.addTests(loader.loadTestsFromTestCase(case))
     if DATA:
-        for case in (InfoOnShippedMatrices, SnapInput, Convert, BadInput, OutputTargets,
-                     CleanStdout, Signals, Outputs, Flags, Heterogeneous,
-                     DiagonalStorage, Messages, Demo, Usage, Progress, Spmm, Spmv,
-                     SpmvMpi, Topology):
+        for case in data_cases:
             suite.addTests(loader.loadTestsFromTestCase(case))
     if not suite.countTestCases():
         parser.error("give --data and/or --shared")
