@@ -99,13 +99,6 @@ Csr<S, O, Off, D> rebind_csr(const Csr<S, O, Off, FromD>& m) {
            typename M::index_type(m.col_idx), typename M::values_type(m.values));
 }
 
-template <class M>
-std::uint64_t csr_bytes(const M& m) {
-  return m.row_map.extent(0) * sizeof(typename M::offset_type) +
-         m.col_idx.extent(0) *
-             (sizeof(typename M::ordinal_type) + sizeof(typename M::scalar_type));
-}
-
 // Runs the device's and the host's work at the same time; the OpenMP side (if
 // either is) keeps the calling thread.
 template <class DevExec, class HostExec, class DeviceWork, class HostWork>

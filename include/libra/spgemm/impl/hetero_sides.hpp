@@ -27,6 +27,14 @@
 
 namespace libra::impl {
 
+// A CSR matrix's bytes (offsets, columns, values): what a copy of it moves.
+template <class M>
+std::uint64_t csr_bytes(const M& m) {
+  return m.row_map.extent(0) * sizeof(typename M::offset_type) +
+         m.col_idx.extent(0) *
+             (sizeof(typename M::ordinal_type) + sizeof(typename M::scalar_type));
+}
+
 using PanelRange = std::pair<std::size_t, std::size_t>;  // positions in the ranking
 
 template <class S, class O, class Off, class DevExec, class HostCsr>
@@ -82,7 +90,7 @@ class DeviceSide {
     up_clock_.end(lanes_.up);
     lanes_.up.fence();
     b_dev_ = Matrix(B_.num_rows, B_.num_cols, rm, col, val);
-    bytes_up += bytes_of(B_);
+    bytes_up += csr_bytes(B_);
     exposed += wait.seconds();
     b_loaded_ = true;
   }
@@ -126,12 +134,6 @@ class DeviceSide {
   double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
 
  private:
-  template <class M>
-  static std::uint64_t bytes_of(const M& m) {
-    return m.row_map.extent(0) * sizeof(Off) +
-           m.col_idx.extent(0) * (sizeof(O) + sizeof(S));
-  }
-
   Matrix multiply(const Matrix& a_panel, const PanelRange& range) {
     Kokkos::Timer timer;
     Matrix C = libra::spgemm(lanes_.compute, a_panel, b_dev_, options_);
@@ -174,7 +176,7 @@ class DeviceSide {
     down_clock_.end(lanes_.down);
     downloads_.submit(s, CopyMark<DevExec>(lanes_.down), range.first, range.second, nnz);
     exposed += enqueue.seconds();  // all of it where copies are synchronous
-    bytes_down += bytes_of(C);
+    bytes_down += csr_bytes(C);
     pending_ = C;
   }
 
