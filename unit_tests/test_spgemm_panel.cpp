@@ -233,15 +233,20 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
   }
   if (!libra::LaunchTraits<Exec>::is_gpu) {
     // Host dense accumulators with B's rows packed into column words (ratio 1)
-    // and with one bit per product (ratio 0), in one call and in two phases.
+    // and column by column (ratio 0) with marks or bits, in one call and in two
+    // phases.
     for (const double ratio : {1.0, 0.0}) {
-      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
-        auto o = panel();
-        o.tuning.host_word_ratio = ratio;
-        const auto st = check_product<T>(a, b, o, calls);
-        EXPECT_EQ(st.paths.host_dense, rows);
-        EXPECT_EQ(st.paths.accumulate_host_dense, rows);
-        EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
+      for (const std::int64_t marks : {std::int64_t(1) << 40, std::int64_t(0)}) {
+        for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+          auto o = panel();
+          o.tuning.host_word_ratio = ratio;
+          o.tuning.host_mark_columns = marks;
+          const auto st = check_product<T>(a, b, o, calls);
+          EXPECT_EQ(st.paths.host_dense, rows);
+          EXPECT_EQ(st.paths.accumulate_host_dense, rows);
+          EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
+          EXPECT_EQ(st.paths.host_marks, ratio == 0 && marks > 0 ? rows : 0u);
+        }
       }
     }
     // Rows with few products made by sorting them (any width of C here), in
@@ -991,26 +996,31 @@ TEST(SpgemmPanelHost, UnsortedColumnsWhenAllowed) {
 }
 
 // Rows of C sparse in a wide range: the host fill reads their words in order
-// off the word flags, or sorts them (span 0), with packed words and without;
-// pattern and values exact either way. Each row of C here has about 24 columns
-// among 30,000 (469 words): too spread for a scan of the range, close enough for
-// the flags (8 flag words).
+// off the word flags, or sorts them (span 0), with packed words and without
+// (new columns told by marks or by bits); pattern and values exact either way.
+// Each row of C here has about 24 columns among 30,000 (469 words): too spread
+// for a scan of the range, close enough for the flags (8 flag words). 401 rows:
+// the last block of rows is short.
 TEST(SpgemmPanelHost, WordFlagsOrSortedWords) {
-  const auto a = libra::ref::random(400, 20000, 6, 93, 0.0);
+  const auto a = libra::ref::random(401, 20000, 6, 93, 0.0);
   const auto b = libra::ref::random(20000, 30000, 4, 94, 0.0);
   const std::uint64_t rows = rows_with_products(a, b);
-  for (const double ratio : {1.0, 0.0}) {
+  for (const double ratio : {1.0, 0.0, -1.0}) {
     for (const int span : {0, 4, 1 << 20}) {
       for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
         auto o = panel();
-        o.tuning.host_word_ratio = ratio;
+        // -1: unpacked, with bits instead of marks.
+        o.tuning.host_word_ratio = std::max(ratio, 0.0);
+        o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
         o.tuning.host_flag_span = span;
         const auto st = check_product<Types<double, int, int>>(a, b, o, calls);
         if (libra::LaunchTraits<Exec>::is_gpu) {
           EXPECT_EQ(st.paths.host_word_flags, 0u);
+          EXPECT_EQ(st.paths.host_marks, 0u);
           continue;
         }
         EXPECT_EQ(st.paths.host_dense, rows);
+        EXPECT_EQ(st.paths.host_marks, ratio == 0.0 ? rows : 0u);
         if (span == 0) {
           EXPECT_EQ(st.paths.host_word_flags, 0u);
         } else {

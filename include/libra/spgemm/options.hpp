@@ -69,14 +69,20 @@ struct SpgemmOptions {
     int host_team_threads = 0;
     // Host dense accumulators mark C's pattern with B's rows packed into
     // 64-column words (impl/column_words.hpp) when packing leaves at most this
-    // fraction of B's nonzeros; otherwise one bit per product. 1 always packs,
-    // 0 never does (tests walk both).
-    double host_word_ratio = 0.75;
+    // fraction of B's nonzeros; otherwise one bit (or mark) per product. 1
+    // always packs, 0 never does (tests walk both). Measured on 2 host cores
+    // with marks: crack (0.72) and p2p-Gnutella31 (0.67) 1.2x faster unpacked,
+    // Wiki-Vote, email-Enron and add32 (0.47-0.56) 1.1-1.2x faster packed.
+    double host_word_ratio = 0.65;
     // The host fill reads a sparse row's touched words in column order off a
     // bitmap with a bit per word when that bitmap's words to scan are at most
     // host_flag_span per touched word (plus 4); otherwise it sorts the words.
     // 0 always sorts; a large value always scans (tests walk both).
     int host_flag_span = 4;
+    // Without packed words, host dense accumulators tell a row's new columns
+    // by per-thread marks (4 bytes a column) when C has at most this many
+    // columns, else by the bitmap (impl/acc_host_dense.hpp); 0: never.
+    std::int64_t host_mark_columns = 131072;
     // Host dense accumulators make rows with at most host_sort_products
     // products (at most 64; 0: none) by sorting them on the stack instead
     // (impl/acc_host_dense.hpp), when C has at least host_sort_columns columns
@@ -172,6 +178,7 @@ struct SpgemmPathCounts {
   std::uint64_t host_packed_words = 0;  // of those, marked with B packed in words
   std::uint64_t host_word_flags = 0;    // of those, filled in order off word flags
   std::uint64_t host_sorted = 0;        // of those, made by sorting their few products
+  std::uint64_t host_marks = 0;  // of host_dense, new columns told by marks, not bits
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

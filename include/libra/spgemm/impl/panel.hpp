@@ -355,6 +355,12 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     if (!decltype(packed)::value) {
       f.columns = plan.temps.template view2<O>("libra::spgemm::panel::columns", workers,
                                                per_thread_entries<O>(columns + 1));
+      if (plan.host_marks) {
+        using Mark = typename F::Mark;
+        f.marks = plan.temps.template view2<Mark>("libra::spgemm::panel::marks", workers,
+                                                  per_thread_entries<Mark>(columns));
+        fill_view(exec, f.marks, Mark(0));
+      }
     }
     f.unique = plan.temps.template view<std::uint64_t>(
         "libra::spgemm::panel::unique", static_cast<std::size_t>(plan.num_rows));
@@ -362,7 +368,9 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     // Rows in their own order: neighbouring rows of FEM-like matrices share rows
     // of B, and ordering rows by weight cost more than the balance it bought
     // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
-    const DynamicRows<Exec> policy(exec, 0, static_cast<std::int64_t>(plan.num_rows));
+    f.num_rows = static_cast<std::int64_t>(plan.num_rows);
+    const DynamicRows<Exec> policy(exec, 0, F::blocks(f.num_rows),
+                                   Kokkos::ChunkSize(F::block_chunk));
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
     Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
@@ -393,10 +401,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       st.paths.accumulate_host_dense += rows;
     }
     std::uint64_t flagged = 0;
-    Kokkos::parallel_reduce("libra::spgemm::panel::fill_dense",
-                            DynamicRows<Exec, typename F::Fill>(
-                                exec, 0, static_cast<std::int64_t>(plan.num_rows)),
-                            f, flagged);
+    Kokkos::parallel_reduce(
+        "libra::spgemm::panel::fill_dense",
+        DynamicRows<Exec, typename F::Fill>(exec, 0, F::blocks(f.num_rows),
+                                            Kokkos::ChunkSize(F::block_chunk)),
+        f, flagged);
     st.paths.host_word_flags += flagged;
     if (dense.any()) {
       dense_panels_fill(
@@ -409,6 +418,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     st.paths.host_packed_words += plan.rows_with_products;
   } else {
     run(std::false_type{});
+    if (plan.host_marks) st.paths.host_marks += plan.rows_with_products;
   }
   st.paths.host_dense += plan.rows_with_products;
   if (!plan.sort_columns) st.paths.unsorted += plan.rows_with_products;
@@ -545,9 +555,11 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_col = plan.c.col;
       f.c_val = c_val;
       f.dense = plan.dense_panels.rows;
-      Kokkos::parallel_for(
-          "libra::spgemm::panel::numeric_dense",
-          DynamicRows<Exec>(exec, 0, static_cast<std::int64_t>(plan.num_rows)), f);
+      f.num_rows = static_cast<std::int64_t>(plan.num_rows);
+      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
+                           DynamicRows<Exec>(exec, 0, F::blocks(f.num_rows),
+                                             Kokkos::ChunkSize(F::block_chunk)),
+                           f);
       st.paths.accumulate_host_dense += plan.rows_with_products;
     }
   } else {

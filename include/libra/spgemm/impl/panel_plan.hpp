@@ -42,6 +42,7 @@ struct PanelPlan {
   bool host_dense = false;
   double host_word_ratio = 0;            // SpgemmOptions::Tuning::host_word_ratio
   int host_flag_span = 0;                // SpgemmOptions::Tuning::host_flag_span
+  bool host_marks = false;               // C within Tuning::host_mark_columns
   std::uint64_t host_sort_products = 0;  // Tuning::host_sort_products, capped
   std::size_t rows_with_products = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
@@ -72,12 +73,13 @@ struct PanelPlan {
 // Per-thread dense arrays over C's columns (host spaces): bytes they take at
 // most (values, and per 64 columns a bitmap word and a touched-word entry).
 template <class Exec, class S, class O>
-std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns) {
+std::uint64_t panel_host_dense_bytes(const Exec& exec, std::uint64_t columns,
+                                     bool marks) {
   // Per thread: sums, the column list (fills without packed words), the
-  // column bits, the touched words and their flags.
+  // marks, the column bits, the touched words and their flags.
   const std::uint64_t words = (columns + 63) / 64;
   return LaunchTraits<Exec>::concurrent_workers(exec) *
-         (columns * (sizeof(S) + sizeof(O)) +
+         (columns * (sizeof(S) + sizeof(O) + (marks ? sizeof(O) : 0)) +
           words * (sizeof(std::uint64_t) + sizeof(O)) +
           (words / 64 + 1) * sizeof(std::uint64_t));
 }
@@ -193,10 +195,11 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   const auto b_rm = B.row_map;
   std::uint64_t total = 0;
   if constexpr (is_host_exec<Exec>) {
+    plan.host_marks = B.num_cols <= options.tuning.host_mark_columns;
     plan.host_dense =
         options.dense_accumulator &&
-        panel_host_dense_bytes<Exec, S, O>(
-            exec, static_cast<std::uint64_t>(B.num_cols)) <= plan.budget / 4;
+        panel_host_dense_bytes<Exec, S, O>(exec, static_cast<std::uint64_t>(B.num_cols),
+                                           plan.host_marks) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
   }
