@@ -370,7 +370,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
     f.num_rows = static_cast<std::int64_t>(plan.num_rows);
     const DynamicRows<Exec> policy(exec, 0, F::blocks(f.num_rows),
-                                   Kokkos::ChunkSize(F::block_chunk));
+                                   Kokkos::ChunkSize(F::chunk(f.num_rows, workers)));
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
     Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
@@ -401,11 +401,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       st.paths.accumulate_host_dense += rows;
     }
     std::uint64_t flagged = 0;
-    Kokkos::parallel_reduce(
-        "libra::spgemm::panel::fill_dense",
-        DynamicRows<Exec, typename F::Fill>(exec, 0, F::blocks(f.num_rows),
-                                            Kokkos::ChunkSize(F::block_chunk)),
-        f, flagged);
+    Kokkos::parallel_reduce("libra::spgemm::panel::fill_dense",
+                            DynamicRows<Exec, typename F::Fill>(
+                                exec, 0, F::blocks(f.num_rows),
+                                Kokkos::ChunkSize(F::chunk(f.num_rows, workers))),
+                            f, flagged);
     st.paths.host_word_flags += flagged;
     if (dense.any()) {
       dense_panels_fill(
@@ -545,6 +545,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     if constexpr (is_host_exec<Exec>) {
       // The pattern is known: the accumulator needs no column words.
       using F = HostDenseRows<Exec, S, O, Off, false>;
+      const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
       F f;
       f.products = rp;
       f.row_products = plan.products;
@@ -556,10 +557,11 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_val = c_val;
       f.dense = plan.dense_panels.rows;
       f.num_rows = static_cast<std::int64_t>(plan.num_rows);
-      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
-                           DynamicRows<Exec>(exec, 0, F::blocks(f.num_rows),
-                                             Kokkos::ChunkSize(F::block_chunk)),
-                           f);
+      Kokkos::parallel_for(
+          "libra::spgemm::panel::numeric_dense",
+          DynamicRows<Exec>(exec, 0, F::blocks(f.num_rows),
+                            Kokkos::ChunkSize(F::chunk(f.num_rows, workers))),
+          f);
       st.paths.accumulate_host_dense += plan.rows_with_products;
     }
   } else {
