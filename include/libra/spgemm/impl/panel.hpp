@@ -38,6 +38,15 @@ template <class Exec, class... Tag>
 using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
                                         Kokkos::IndexType<std::int64_t>, Tag...>;
 
+// The host accumulator f's passes: its blocks of rows, taken dynamically
+// (HostDenseRows::blocks, ::chunk).
+template <class... Tag, class Exec, class F>
+DynamicRows<Exec, Tag...> host_row_blocks(const Exec& exec, const F& f) {
+  const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
+  return DynamicRows<Exec, Tag...>(exec, 0, F::blocks(f.num_rows),
+                                   Kokkos::ChunkSize(F::chunk(f.num_rows, workers)));
+}
+
 // One launch of the scratch kernels for bin b of `bins`.
 // Its label names the bin's table and rows per team ("...[256x32]"), so that
 // profiles tell the bins apart.
@@ -369,11 +378,10 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     // of B, and ordering rows by weight cost more than the balance it bought
     // (bcsstk21: 0.56 -> 0.31 ms without it; no matrix of the report got slower).
     f.num_rows = static_cast<std::int64_t>(plan.num_rows);
-    const DynamicRows<Exec> policy(exec, 0, F::blocks(f.num_rows),
-                                   Kokkos::ChunkSize(F::chunk(f.num_rows, workers)));
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
-    Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", policy, f, rows);
+    Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", host_row_blocks(exec, f),
+                            f, rows);
     plan.rows_with_products = rows;
     if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
     const auto& dense = plan.dense_panels;
@@ -402,10 +410,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     }
     std::uint64_t flagged = 0;
     Kokkos::parallel_reduce("libra::spgemm::panel::fill_dense",
-                            DynamicRows<Exec, typename F::Fill>(
-                                exec, 0, F::blocks(f.num_rows),
-                                Kokkos::ChunkSize(F::chunk(f.num_rows, workers))),
-                            f, flagged);
+                            host_row_blocks<typename F::Fill>(exec, f), f, flagged);
     st.paths.host_word_flags += flagged;
     if (dense.any()) {
       dense_panels_fill(
@@ -545,7 +550,6 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     if constexpr (is_host_exec<Exec>) {
       // The pattern is known: the accumulator needs no column words.
       using F = HostDenseRows<Exec, S, O, Off, false>;
-      const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
       F f;
       f.products = rp;
       f.row_products = plan.products;
@@ -557,11 +561,8 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_val = c_val;
       f.dense = plan.dense_panels.rows;
       f.num_rows = static_cast<std::int64_t>(plan.num_rows);
-      Kokkos::parallel_for(
-          "libra::spgemm::panel::numeric_dense",
-          DynamicRows<Exec>(exec, 0, F::blocks(f.num_rows),
-                            Kokkos::ChunkSize(F::chunk(f.num_rows, workers))),
-          f);
+      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
+                           host_row_blocks(exec, f), f);
       st.paths.accumulate_host_dense += plan.rows_with_products;
     }
   } else {
