@@ -96,25 +96,64 @@ struct SpmmChunkShape {
 };
 
 // Applies beta to every row that chunk boundaries cut (at its first boundary),
-// and counts the boundaries inside rows.
-template <class RowMap, class YView>
+// and counts the boundaries inside rows: a thread per boundary 1 .. chunks - 1,
+// `threads` a team, each with `lanes` vector lanes that scale the row's
+// columns side by side. One thread storing all K columns in turn was slow at
+// K = 128 on an H100; a warp's lanes per boundary (the chunk kernel's shape)
+// were slow at K = 8, where they repeat the search on 8x the warps.
+template <class Exec, class RowMap, class YView>
 struct SpmmCutRows {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using S = typename YView::non_const_value_type;
   using value_type = std::uint64_t;
   RowMap row_map;
-  std::int64_t rows, nnz, items;
+  std::int64_t rows, nnz, items, chunks;
+  int threads, lanes;
   YView Y;
   S beta;
   bool scale;  // beta != 1
-  KOKKOS_FUNCTION void operator()(const std::int64_t t, std::uint64_t& inside) const {
+
+  // Lanes for K columns: about 8 columns a lane, at most `most` lanes.
+  static int lanes_for(int K, int most) {
+    int v = 1;
+    while (v * 2 <= most && v * 16 <= K) v *= 2;
+    return v;
+  }
+
+  // Boundary t: whether it lies inside a row (beta applied at the row's first).
+  KOKKOS_INLINE_FUNCTION bool cut(const Member& team, std::int64_t t) const {
+    if (t >= chunks) return false;
     const std::int64_t d = t * items;  // 0 < t < chunks: inside the path
     std::int64_t i = 0, j = 0;
     merge_path_search(row_map, rows, nnz, d, i, j);
-    if (spmm_cut_row(row_map, rows, items, d, i, j, Y, beta, scale)) ++inside;
+    if (i >= rows) return false;
+    // Row i begins at diagonal i + row_map(i).
+    const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+    if (j <= begin) return false;
+    if (scale && d - items <= i + begin) {
+      Kokkos::parallel_for(
+          Kokkos::ThreadVectorRange(team, static_cast<int>(Y.extent(1))),
+          [&](const int k) { Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k); });
+    }
+    return true;
   }
-  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
-    std::uint64_t unused = 0;
-    (*this)(t, unused);
+
+  KOKKOS_FUNCTION void operator()(const Member& team, std::uint64_t& inside) const {
+    const std::int64_t first = 1 + team.league_rank() * std::int64_t(threads);
+    std::uint64_t count = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, threads),
+        [&](const int u, std::uint64_t& n) {
+          const bool inner = cut(team, first + u);
+          Kokkos::single(Kokkos::PerThread(team), [&]() { n += inner ? 1 : 0; });
+        },
+        count);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { inside += count; });
+  }
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t first = 1 + team.league_rank() * std::int64_t(threads);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, threads),
+                         [&](const int u) { cut(team, first + u); });
   }
 };
 
