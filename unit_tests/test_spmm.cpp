@@ -272,14 +272,17 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
 
 TEST(Spmm, ChunkLengthFollowsSizeAndK) {
   // Merge-path steps (rows + nonzeros) per chunk when the caller sets none: 16
-  // below 2^16 steps; wide K 32 below 2^18, 64 beyond; K <= 8 32 beyond 2^20.
+  // below 2^16 steps; K <= 8 32 beyond 2^20; K <= 32 16 below 2^18, 32 below
+  // 2^21, 64 beyond; wider K 32 below 2^18, 64 beyond.
   struct Case {
     std::int64_t rows;
     int K;
     std::int64_t items;
   };
-  for (const Case& c : {Case{300, 8, 16}, Case{300, 32, 16}, Case{20000, 8, 16},
-                        Case{20000, 32, 32}, Case{60000, 128, 64}, Case{200000, 8, 32}}) {
+  for (const Case& c :
+       {Case{300, 8, 16}, Case{300, 32, 16}, Case{20000, 8, 16}, Case{20000, 32, 16},
+        Case{20000, 128, 32}, Case{60000, 32, 32}, Case{60000, 128, 64},
+        Case{200000, 8, 32}, Case{340000, 32, 64}}) {
     const auto a = libra::ref::random(c.rows, 500, 6, 19);
     const std::int64_t steps = a.rows + a.nnz();
     const auto st = check<double, Right, Right>(

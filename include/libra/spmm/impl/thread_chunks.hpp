@@ -55,11 +55,18 @@ KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> loa
 // longer chunks pay the search less often, but leave fewer threads for small
 // matrices. Measured on an H100 (perf_tests/report/h100/spmm_chunks.md, chunks
 // of 16, 32 and 64 on 14 matrices, K = 8, 32, 128): 16 is best below 64k
-// steps; wide K gains from 32 below 256k steps and 64 beyond; K <= 8 from 32
-// only beyond 1M steps.
+// steps; K <= 8 gains from 32 only beyond 1M steps; K = 128 from 32 below 256k
+// steps and 64 beyond. K = 32 (git 85c003b, 8 matrices): 16 below 256k steps
+// (bcsstk13, crack, facebook_combined, fe_4elt2 0.83-0.91x the time of 32), 32
+// at 415k-600k (ca-AstroPh, bcsstk33: 0.89-0.90x that of 64); R-MAT 18 (4.2M)
+// kept 64 in the first sweep, and 2M steps between is a guess.
 inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
   if (steps < (std::int64_t(1) << 16)) return 16;
   if (K <= 8) return steps < (std::int64_t(1) << 20) ? 16 : 32;
+  if (K <= 32) {
+    if (steps < (std::int64_t(1) << 18)) return 16;
+    return steps < (std::int64_t(1) << 21) ? 32 : 64;
+  }
   return steps < (std::int64_t(1) << 18) ? 32 : 64;
 }
 
