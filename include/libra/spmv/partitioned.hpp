@@ -153,8 +153,11 @@ void spmv_partitioned(const Exec& exec,
         impl::spmv_coo_runs(exec, p.row_idx, p.col_idx, p.values, xc, buf,
                             static_cast<std::int64_t>(p.start) - off, alpha, items);
       } else {
-        impl::spmv_csr_merge_path(exec, p.row_map, p.col_idx, p.values, p.lines(), xc,
-                                  buf, alpha, S(0), S(0), off, items);
+        impl::spmv_csr_merge_path(
+            exec,
+            impl::csr_spmv_args(p.row_map, p.col_idx, p.values, p.lines(), xc, buf, alpha,
+                                S(0), S(0), off),
+            items);
       }
     }
     st.compute_seconds = timer.stop(exec);

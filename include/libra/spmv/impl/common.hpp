@@ -39,6 +39,42 @@ KOKKOS_INLINE_FUNCTION void spmv_write(T& y, T b, T alpha, T sum) {
   y = b == T(0) ? alpha * sum : b * y + alpha * sum;
 }
 
+// The operands every CSR SpMV kernel (merge path, tiles, rows) reads and writes:
+// A's local rows [0, rows), and Y(y_base + i) = b * Y(y_base + i) + alpha *
+// (A * X)(i) with b = beta_first on local row 0 (1 for a pCSR whose first row an
+// earlier part began, so that beta is applied once) and beta elsewhere.
+template <class RowMap, class Index, class Values, class XView, class YView>
+struct CsrSpmvArgs {
+  using S = typename YView::non_const_value_type;
+  using row_map_type = RowMap;
+  using x_type = XView;
+  using y_type = YView;
+  RowMap row_map;
+  Index col_idx;
+  Values values;
+  XView X;
+  YView Y;
+  S alpha, beta, beta_first;
+  std::int64_t rows, y_base;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t nnz() const {
+    return static_cast<std::int64_t>(col_idx.extent(0));
+  }
+  // The b of local row i.
+  KOKKOS_INLINE_FUNCTION S row_beta(std::int64_t i) const {
+    return i == 0 ? beta_first : beta;
+  }
+};
+
+template <class RowMap, class Index, class Values, class XView, class YView>
+CsrSpmvArgs<RowMap, Index, Values, XView, YView> csr_spmv_args(
+    const RowMap& row_map, const Index& col_idx, const Values& values, std::int64_t rows,
+    const XView& X, const YView& Y, typename YView::non_const_value_type alpha,
+    typename YView::non_const_value_type beta,
+    typename YView::non_const_value_type beta_first, std::int64_t y_base) {
+  return {row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base};
+}
+
 // Serial runs one thread: its scatters need no atomic instructions.
 template <class Exec>
 inline constexpr bool spmv_single_thread = false;

@@ -33,20 +33,20 @@ std::int64_t spmv_csr(
     const TilePlan<typename Exec::memory_space>* plan = nullptr,
     bool* planned = nullptr) {
   if (planned) *planned = false;
+  const auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta,
+                               beta_first, y_base);
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       bool rows_kernel = false;
       const auto tiles =
-          spmv_csr_tiles(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
-                         beta_first, y_base, tuning.segment_items, tuning.tile_threads,
+          spmv_csr_tiles(exec, a, tuning.segment_items, tuning.tile_threads,
                          kept ? &kept->coords : nullptr, plan, planned, &rows_kernel);
       path = rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
       return tiles;
     }
   }
   path = SpmvPath::csr_merge_path;
-  return spmv_csr_merge_path(exec, row_map, col_idx, values, rows, X, Y, alpha, beta,
-                             beta_first, y_base, tuning.segment_items,
+  return spmv_csr_merge_path(exec, a, tuning.segment_items,
                              kept ? &kept->carries : nullptr);
 }
 

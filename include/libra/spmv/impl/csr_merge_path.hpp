@@ -24,51 +24,48 @@ struct MergePathCarries {
   Kokkos::View<std::int64_t*, Mem> carry_row;
 };
 
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+template <class Exec, class Args>
 struct SpmvCsrMergePath {
-  using S = typename YView::non_const_value_type;
+  using S = typename Args::S;
   using mem = typename Exec::memory_space;
-  RowMap row_map;
-  Index col_idx;
-  Values values;
-  XView X;
-  YView Y;
-  S alpha, beta, beta_first;
-  std::int64_t rows, nnz, items, y_base;
+  Args a;
+  std::int64_t items;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> carry;  // segments x K
   Kokkos::View<std::int64_t*, mem> carry_row;         // -1: none
 
   KOKKOS_INLINE_FUNCTION S row_sum(std::int64_t pb, std::int64_t pe,
                                    std::int64_t k) const {
     S sum = S(0);
-    for (std::int64_t p = pb; p < pe; ++p) sum += values(p) * spmv_at(X, col_idx(p), k);
+    for (std::int64_t p = pb; p < pe; ++p)
+      sum += a.values(p) * spmv_at(a.X, a.col_idx(p), k);
     return sum;
   }
 
   KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t rows = a.rows, nnz = a.nnz();
     const std::int64_t total = rows + nnz;
     const std::int64_t d0 = t * items < total ? t * items : total;
     const std::int64_t d1 = d0 + items < total ? d0 + items : total;
     std::int64_t i0, j0, i1, j1;
-    merge_path_search(row_map, rows, nnz, d0, i0, j0);
-    merge_path_search(row_map, rows, nnz, d1, i1, j1);
+    merge_path_search(a.row_map, rows, nnz, d0, i0, j0);
+    merge_path_search(a.row_map, rows, nnz, d1, i1, j1);
     const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
     for (std::int64_t i = i0; i < i1; ++i) {  // rows that end in this segment
-      const std::int64_t rb = static_cast<std::int64_t>(row_map(i));
+      const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i));
       const std::int64_t pb = rb > j0 ? rb : j0;
-      const std::int64_t pe = static_cast<std::int64_t>(row_map(i + 1));
-      const S b = i == 0 ? beta_first : beta;
+      const std::int64_t pe = static_cast<std::int64_t>(a.row_map(i + 1));
+      const S b = a.row_beta(i);
       for (std::int64_t k = 0; k < K; ++k) {
         const S sum = row_sum(pb, pe, k);
-        spmv_write(spmv_at(Y, y_base + i, k), b, alpha, sum);
+        spmv_write(spmv_at(a.Y, a.y_base + i, k), b, a.alpha, sum);
       }
     }
     std::int64_t cr = -1;
     if (i1 < rows) {  // the row this segment ends inside, if it holds some of it
-      const std::int64_t rb = static_cast<std::int64_t>(row_map(i1));
+      const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i1));
       const std::int64_t pb = rb > j0 ? rb : j0;
       if (j1 > pb) {
-        cr = y_base + i1;
+        cr = a.y_base + i1;
         for (std::int64_t k = 0; k < K; ++k) carry(t, k) = row_sum(pb, j1, k);
       }
     }
@@ -93,20 +90,14 @@ struct SpmvCarryFix {
 };
 
 // Returns the number of segments.
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+template <class Exec, class Args>
 std::int64_t spmv_csr_merge_path(
-    const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
-    std::int64_t rows, const XView& X, const YView& Y,
-    typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-    typename YView::non_const_value_type beta_first, std::int64_t y_base,
-    std::int64_t forced_items,
-    MergePathCarries<typename YView::non_const_value_type, typename Exec::memory_space>*
-        kept = nullptr) {
-  using S = typename YView::non_const_value_type;
+    const Exec& exec, const Args& a, std::int64_t forced_items,
+    MergePathCarries<typename Args::S, typename Exec::memory_space>* kept = nullptr) {
+  using S = typename Args::S;
   using mem = typename Exec::memory_space;
-  const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
-  const std::int64_t K = spmv_columns(Y);
-  const std::int64_t total = rows + nnz;
+  const std::int64_t K = spmv_columns(a.Y);
+  const std::int64_t total = a.rows + a.nnz();
   const std::int64_t items = spmv_segment_items(exec, total, K, forced_items);
   const std::int64_t segments = (total + items - 1) / items;
   MergePathCarries<S, mem> own;
@@ -125,13 +116,12 @@ std::int64_t spmv_csr_merge_path(
   const auto carry_row = c.carry_row;
   Kokkos::parallel_for("libra::spmv::csr::merge_path",
                        Kokkos::RangePolicy<Exec>(exec, 0, segments),
-                       SpmvCsrMergePath<Exec, RowMap, Index, Values, XView, YView>{
-                           row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows,
-                           nnz, items, y_base, carry, carry_row});
+                       SpmvCsrMergePath<Exec, Args>{a, items, carry, carry_row});
   if (segments > 1) {
+    using YView = typename Args::y_type;
     Kokkos::parallel_for("libra::spmv::csr::carry",
                          Kokkos::RangePolicy<Exec>(exec, 0, segments * K),
-                         SpmvCarryFix<Exec, YView>{Y, alpha, carry, carry_row});
+                         SpmvCarryFix<Exec, YView>{a.Y, a.alpha, carry, carry_row});
   }
   return segments;
 }

@@ -31,18 +31,12 @@ int spmv_row_lanes(double average) {
   }
 }
 
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+template <class Exec, class Args>
 struct SpmvCsrRows {
-  using S = typename YView::non_const_value_type;
+  using S = typename Args::S;
   using member = typename Kokkos::TeamPolicy<Exec>::member_type;
 
-  RowMap row_map;
-  Index col_idx;
-  Values values;
-  XView X;
-  YView Y;
-  S alpha, beta, beta_first;
-  std::int64_t y_base;
+  Args a;
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename Exec::memory_space>
       coords;  // tile t: rows [coords(t, 0), coords(t + 1, 0))
 
@@ -51,17 +45,17 @@ struct SpmvCsrRows {
     const std::int64_t i0 = coords(t, 0), i1 = coords(t + 1, 0);
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(team, i0, i1), [&](const std::int64_t i) {
-          const std::int64_t p0 = static_cast<std::int64_t>(row_map(i));
-          const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) - p0;
+          const std::int64_t p0 = static_cast<std::int64_t>(a.row_map(i));
+          const std::int64_t n = static_cast<std::int64_t>(a.row_map(i + 1)) - p0;
           S sum = S(0);
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, n),
               [&](const std::int64_t k, S& s) {
-                s += values(p0 + k) * X(col_idx(p0 + k));
+                s += a.values(p0 + k) * a.X(a.col_idx(p0 + k));
               },
               sum);
           Kokkos::single(Kokkos::PerThread(team), [&] {
-            spmv_write(Y(y_base + i), i == 0 ? beta_first : beta, alpha, sum);
+            spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
           });
         });
   }
@@ -69,20 +63,13 @@ struct SpmvCsrRows {
 
 // Launches the rows kernel over a plan's `tiles` tiles of whole rows, `groups`
 // groups of `lanes` lanes a team.
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView,
-          class Coords>
-void spmv_csr_rows(const Exec& exec, const RowMap& row_map, const Index& col_idx,
-                   const Values& values, const XView& X, const YView& Y,
-                   typename YView::non_const_value_type alpha,
-                   typename YView::non_const_value_type beta,
-                   typename YView::non_const_value_type beta_first, std::int64_t y_base,
-                   const Coords& coords, int groups, int lanes) {
-  using Kernel = SpmvCsrRows<Exec, RowMap, Index, Values, XView, YView>;
+template <class Exec, class Args, class Coords>
+void spmv_csr_rows(const Exec& exec, const Args& a, const Coords& coords, int groups,
+                   int lanes) {
   const std::int64_t tiles = static_cast<std::int64_t>(coords.extent(0)) - 1;
-  Kokkos::parallel_for(
-      "libra::spmv::csr::rows",
-      light_launch(Kokkos::TeamPolicy<Exec>(exec, tiles, groups, lanes)),
-      Kernel{row_map, col_idx, values, X, Y, alpha, beta, beta_first, y_base, coords});
+  Kokkos::parallel_for("libra::spmv::csr::rows",
+                       light_launch(Kokkos::TeamPolicy<Exec>(exec, tiles, groups, lanes)),
+                       SpmvCsrRows<Exec, Args>{a, coords});
 }
 
 }  // namespace libra::impl

@@ -86,9 +86,9 @@ struct TileRowEnds {
   }
 };
 
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
+template <class Exec, class Args>
 struct SpmvCsrTiles {
-  using S = typename YView::non_const_value_type;
+  using S = typename Args::S;
   using mem = typename Exec::memory_space;
   using member = typename TilePolicy<Exec>::member_type;
   using scratch = typename Exec::scratch_memory_space;
@@ -97,13 +97,8 @@ struct SpmvCsrTiles {
   using Sums = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
   using Flags = Kokkos::View<int*, scratch, Kokkos::MemoryUnmanaged>;
 
-  RowMap row_map;
-  Index col_idx;
-  Values values;
-  XView X;
-  YView Y;
-  S alpha, beta, beta_first;
-  std::int64_t rows, y_base, items;  // items per thread
+  Args a;
+  std::int64_t items;                                                   // per thread
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
@@ -113,7 +108,7 @@ struct SpmvCsrTiles {
   }
 
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, S sum) const {
-    spmv_write(Y(y_base + i), i == 0 ? beta_first : beta, alpha, sum);
+    spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
   }
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
@@ -131,11 +126,11 @@ struct SpmvCsrTiles {
 
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
       const std::int64_t p = j0 + q;
-      prod(q) = values(p) * X(col_idx(p));
+      prod(q) = a.values(p) * a.X(a.col_idx(p));
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const std::int64_t r) {
-      ends(r) =
-          static_cast<std::int32_t>(static_cast<std::int64_t>(row_map(i0 + r + 1)) - j0);
+      ends(r) = static_cast<std::int32_t>(
+          static_cast<std::int64_t>(a.row_map(i0 + r + 1)) - j0);
     });
     team.team_barrier();
 
@@ -174,8 +169,8 @@ struct SpmvCsrTiles {
         sum += part(u);
         if (done(u)) break;
       }
-      if (first_row == 0 && static_cast<std::int64_t>(row_map(i0)) < j0) {
-        spmv_add<Exec>(Y(y_base + i0), alpha * sum);
+      if (first_row == 0 && static_cast<std::int64_t>(a.row_map(i0)) < j0) {
+        spmv_add<Exec>(a.Y(a.y_base + i0), a.alpha * sum);
       } else {
         write(i0 + first_row, sum);
       }
@@ -189,7 +184,8 @@ struct SpmvCsrTiles {
         if (done(u)) break;
       }
       const std::int64_t row_begin = nr > 0 ? ends(nr - 1) : 0;  // of row i1
-      if (i1 < rows && nz > row_begin) spmv_add<Exec>(Y(y_base + i1), alpha * sum);
+      if (i1 < a.rows && nz > row_begin)
+        spmv_add<Exec>(a.Y(a.y_base + i1), a.alpha * sum);
     }
   }
 };
@@ -306,10 +302,11 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
     std::int64_t rows_max_path) {
   using mem = typename Exec::memory_space;
   using Vector = Kokkos::View<S*, mem>;
-  using Kernel =
-      SpmvCsrTiles<Exec, RowMap, Index, Values, Kokkos::View<const S*, mem>, Vector>;
+  using Args = CsrSpmvArgs<RowMap, Index, Values, Kokkos::View<const S*, mem>, Vector>;
+  using Kernel = SpmvCsrTiles<Exec, Args>;
   const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
-  const Kernel k{row_map, col_idx, values, {}, {}, S(1), S(0), S(0), rows, 0, 1, {}};
+  const Kernel k{
+      Args{row_map, col_idx, values, {}, {}, S(1), S(0), S(0), rows, 0}, 1, {}};
   const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
   const std::int64_t tile = shape.tile(), total = rows + nnz;
   TilePlan<mem> plan;
@@ -375,28 +372,22 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
 // Returns the number of tiles. With a `plan` made for the same shape, its
 // coordinates replace the search (`planned` says whether), and where it planned
 // the rows kernel that kernel runs instead (`rows_kernel` says whether).
-template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
-std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index& col_idx,
-                            const Values& values, std::int64_t rows, const XView& X,
-                            const YView& Y, typename YView::non_const_value_type alpha,
-                            typename YView::non_const_value_type beta,
-                            typename YView::non_const_value_type beta_first,
-                            std::int64_t y_base, std::int64_t forced_items,
+template <class Exec, class Args>
+std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced_items,
                             int forced_threads,
                             TileCoords<typename Exec::memory_space>* kept = nullptr,
                             const TilePlan<typename Exec::memory_space>* plan = nullptr,
                             bool* planned = nullptr, bool* rows_kernel = nullptr) {
   using mem = typename Exec::memory_space;
-  using Kernel = SpmvCsrTiles<Exec, RowMap, Index, Values, XView, YView>;
-  const std::int64_t nnz = static_cast<std::int64_t>(col_idx.extent(0));
-  Kernel k{row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base, 1, {}};
+  using Kernel = SpmvCsrTiles<Exec, Args>;
+  Kernel k{a, 1, {}};
   const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
   k.items = shape.items;
   const bool use_plan =
       plan && plan->threads == shape.threads && plan->items == shape.items;
   const std::int64_t tiles = use_plan
                                  ? static_cast<std::int64_t>(plan->coords.extent(0)) - 1
-                                 : shape.tiles(rows + nnz);
+                                 : shape.tiles(a.rows + a.nnz());
   if (planned) *planned = use_plan;
   const auto launch = [&] {
     Kokkos::parallel_for(
@@ -408,15 +399,14 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
   };
   if (rows_kernel) *rows_kernel = use_plan && plan->lanes > 0;
   if (use_plan && plan->lanes > 0) {
-    spmv_csr_rows(exec, row_map, col_idx, values, X, Y, alpha, beta, beta_first, y_base,
-                  plan->coords, plan->groups, plan->lanes);
+    spmv_csr_rows(exec, a, plan->coords, plan->groups, plan->lanes);
     return tiles;
   }
   if (use_plan) {
     k.coords = plan->coords;
     if (!plan->whole_rows) {
-      spmv_scale_cut_rows(exec, row_map, rows, shape.tile(), plan->coords, Y, beta,
-                          beta_first, y_base);
+      spmv_scale_cut_rows(exec, a.row_map, a.rows, shape.tile(), plan->coords, a.Y,
+                          a.beta, a.beta_first, a.y_base);
     }
     launch();
     return tiles;
@@ -440,8 +430,8 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const RowMap& row_map, const Index
         "libra::spmv::tile_coords", tiles + 1, 2);
   }
   k.coords = coords;
-  spmv_tile_coords(exec, row_map, rows, nnz, shape.tile(), coords, true, Y, beta,
-                   beta_first, y_base);
+  spmv_tile_coords(exec, a.row_map, a.rows, a.nnz(), shape.tile(), coords, true, a.Y,
+                   a.beta, a.beta_first, a.y_base);
   launch();
   return tiles;
 }
