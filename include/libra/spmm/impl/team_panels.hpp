@@ -31,27 +31,44 @@ template <class Exec>
 using PanelBounds = Kokkos::View<std::int64_t**, Kokkos::LayoutRight,
                                  typename Exec::memory_space>;  // panels + 1 x 2
 
-// The boundary at diagonal d of pieces `items` long lies at (i, j). True when it
-// is strictly inside row i (j > row_map(i)): the pieces on both sides share the
-// row. The first such boundary of a row (the previous one, at d - items, is
-// not inside it) applies beta to the row when `scale` is set, so that every
+// Where the boundary at diagonal d of pieces `items` long, at (i, j), lies:
+// strictly inside row i (j > row_map(i)), the pieces on both sides sharing the
+// row; and whether it is the row's first such boundary (the previous one, at
+// d - items, is not inside it), which applies beta to the row so that every
 // piece can then add its share with atomics.
+enum class SpmmBoundary { between_rows, inside_row, first_in_row };
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION SpmmBoundary spmm_boundary(const RowMap& row_map,
+                                                  std::int64_t rows, std::int64_t items,
+                                                  std::int64_t d, std::int64_t i,
+                                                  std::int64_t j) {
+  if (i >= rows) return SpmmBoundary::between_rows;
+  // Row i begins at diagonal i + row_map(i).
+  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+  if (j <= begin) return SpmmBoundary::between_rows;
+  return d - items <= i + begin ? SpmmBoundary::first_in_row : SpmmBoundary::inside_row;
+}
+
+// y = beta * y; beta == 0 writes zeros (NaN or Inf in y do not survive).
+template <class S>
+KOKKOS_INLINE_FUNCTION void spmm_scale(S& y, S beta) {
+  y = beta == S(0) ? S(0) : beta * y;
+}
+
+// True when the boundary lies inside row i; at the row's first, with `scale`,
+// applies beta to the row's K columns.
 template <class RowMap, class YView>
 KOKKOS_INLINE_FUNCTION bool spmm_cut_row(const RowMap& row_map, std::int64_t rows,
                                          std::int64_t items, std::int64_t d,
                                          std::int64_t i, std::int64_t j, const YView& Y,
                                          typename YView::non_const_value_type beta,
                                          bool scale) {
-  using S = typename YView::non_const_value_type;
-  if (i >= rows) return false;
-  // Row i begins at diagonal i + row_map(i).
-  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-  if (j <= begin) return false;
-  if (scale && d - items <= i + begin) {
+  const SpmmBoundary b = spmm_boundary(row_map, rows, items, d, i, j);
+  if (scale && b == SpmmBoundary::first_in_row) {
     const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
-    for (std::int64_t k = 0; k < K; ++k) Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k);
+    for (std::int64_t k = 0; k < K; ++k) spmm_scale(Y(i, k), beta);
   }
-  return true;
+  return b != SpmmBoundary::between_rows;
 }
 
 // Boundary t of the staged panels at diagonal t * items of the merge path:

@@ -133,16 +133,12 @@ struct SpmmCutRows {
     const std::int64_t d = t * items;  // 0 < t < chunks: inside the path
     std::int64_t i = 0, j = 0;
     merge_path_search(row_map, rows, nnz, d, i, j);
-    if (i >= rows) return false;
-    // Row i begins at diagonal i + row_map(i).
-    const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-    if (j <= begin) return false;
-    if (scale && d - items <= i + begin) {
-      Kokkos::parallel_for(
-          Kokkos::ThreadVectorRange(team, static_cast<int>(Y.extent(1))),
-          [&](const int k) { Y(i, k) = beta == S(0) ? S(0) : beta * Y(i, k); });
+    const SpmmBoundary b = spmm_boundary(row_map, rows, items, d, i, j);
+    if (scale && b == SpmmBoundary::first_in_row) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, static_cast<int>(Y.extent(1))),
+                           [&](const int k) { spmm_scale(Y(i, k), beta); });
     }
-    return true;
+    return b != SpmmBoundary::between_rows;
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team, std::uint64_t& inside) const {
