@@ -46,8 +46,6 @@ KOKKOS_INLINE_FUNCTION void spmv_write(T& y, T b, T alpha, T sum) {
 template <class RowMap, class Index, class Values, class XView, class YView>
 struct CsrSpmvArgs {
   using S = typename YView::non_const_value_type;
-  using row_map_type = RowMap;
-  using x_type = XView;
   using y_type = YView;
   RowMap row_map;
   Index col_idx;
