@@ -16,6 +16,7 @@
 #include "libra/core/topology.hpp"
 #include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/impl/peer_copy.hpp"
 #include "libra/dist/spmv.hpp"
 #include "libra/io/read.hpp"
 #include "support/compare.hpp"
@@ -30,6 +31,7 @@ using libra::test::Exec;
 using Csr = libra::Csr<double, int, std::size_t, Device>;
 using Spmv = libra::dist::Spmv<Exec, double, int, std::size_t>;
 using libra::dist::PartFormat;
+using libra::dist::PieceMoves;
 using libra::dist::Transport;
 using libra::dist::Version;
 
@@ -38,7 +40,8 @@ constexpr bool host_memory =
 
 std::string name(const libra::dist::SpmvOptions& o) {
   return std::string(to_string(o.format)) + " " + to_string(o.version) + " " +
-         to_string(o.transport);
+         to_string(o.transport) + " pieces " + std::to_string(o.pieces) + " by " +
+         to_string(o.piece_moves);
 }
 
 // The cut: every nonzero in exactly one part, in order; nonzeros balanced for p
@@ -112,17 +115,22 @@ void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptio
 #endif
 }
 
-// Whether y left in pieces, and in how many: p-opt's pCSR over NCCL or MPI only;
-// automatic is 1.
+// Whether y left in pieces, and in how many: p-opt's pCSR over NCCL or MPI, or
+// by copy engines, only; automatic is 1. Copy engines move them only when asked.
 void check_pieces(const libra::dist::SpmvOptions& o, const libra::dist::SpmvSetup& s) {
-  const bool possible = o.version == Version::p_opt && o.format == PartFormat::csr &&
-                        (s.transport == Transport::nccl || s.transport == Transport::mpi);
+  const bool engines = o.piece_moves == PieceMoves::copy_engines;
+  const bool possible =
+      o.version == Version::p_opt && o.format == PartFormat::csr &&
+      (s.transport == Transport::nccl || s.transport == Transport::mpi || engines);
   if (!possible) {
     EXPECT_EQ(s.pieces, 0);
   } else if (o.pieces > 0) {
     EXPECT_EQ(s.pieces, o.pieces);
   } else {
     EXPECT_EQ(s.pieces, 1);
+  }
+  if (possible) {
+    EXPECT_EQ(s.piece_moves, engines ? PieceMoves::copy_engines : PieceMoves::transport);
   }
 }
 
@@ -174,6 +182,19 @@ bool nccl_opens(const libra::dist::Comm& comm) {
     if (host_memory) return false;
     std::string why;
     return libra::dist::impl::Nccl::open(comm, why) != nullptr;
+  }();
+  return opens;
+}
+
+// Whether copy engines can move the pieces here (collective): a Cuda space, one
+// host. The CUDA test spaces run every rank on one host, so there they must.
+bool copy_engines_open(const libra::dist::Comm& comm) {
+  static const bool opens = [&] {
+    if (host_memory) return false;
+    std::string why;
+    const bool ok = libra::dist::impl::PeerCopy::open(comm, why) != nullptr;
+    EXPECT_TRUE(ok) << why;
+    return ok;
   }();
   return opens;
 }
@@ -300,17 +321,24 @@ TEST(DistSpmv, RowsLeaveInPieces) {
     ways.push_back(Transport::mpi);
   if (nccl_opens(comm)) ways.push_back(Transport::nccl);
   ASSERT_FALSE(ways.empty()) << "no transport here sends pieces";
-  for (Transport t : ways) {
-    for (int pieces : {1, 2, 5, 64}) {
-      libra::dist::SpmvOptions o;
-      o.transport = t;
-      o.pieces = pieces;
-      o.timing = pieces == 5;
-      check_dist<Kokkos::LayoutLeft, true>(comm, a, o, t, 1, 1, 0);
-      check_dist<Kokkos::LayoutRight, false>(comm, a, o, t, 3, 2, -0.5);
-      check_dist<Kokkos::LayoutRight, false>(comm, hub, o, t, 3, 1, 0);   // into y
-      check_dist<Kokkos::LayoutLeft, false>(comm, hub, o, t, 2, 0, 1.5);  // alpha = 0
-      check_dist<Kokkos::LayoutLeft, true>(comm, hub, o, t, 1, -1, 0);
+  std::vector<PieceMoves> moves{PieceMoves::automatic};
+  if (copy_engines_open(comm)) moves.push_back(PieceMoves::copy_engines);
+  for (PieceMoves m : moves) {
+    // Copy engines take the pieces whatever the transport: the host one too.
+    if (m == PieceMoves::copy_engines) ways.push_back(Transport::host);
+    for (Transport t : ways) {
+      for (int pieces : {1, 2, 5, 64}) {
+        libra::dist::SpmvOptions o;
+        o.transport = t;
+        o.pieces = pieces;
+        o.piece_moves = m;
+        o.timing = pieces == 5;
+        check_dist<Kokkos::LayoutLeft, true>(comm, a, o, t, 1, 1, 0);
+        check_dist<Kokkos::LayoutRight, false>(comm, a, o, t, 3, 2, -0.5);
+        check_dist<Kokkos::LayoutRight, false>(comm, hub, o, t, 3, 1, 0);   // into y
+        check_dist<Kokkos::LayoutLeft, false>(comm, hub, o, t, 2, 0, 1.5);  // alpha = 0
+        check_dist<Kokkos::LayoutLeft, true>(comm, hub, o, t, 1, -1, 0);
+      }
     }
   }
   const Csr A =
@@ -328,6 +356,25 @@ TEST(DistSpmv, RowsLeaveInPieces) {
   o.version = Version::p_opt;
   o.pieces = -1;
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  // Copy engines: pCSR p-opt only; where they cannot open (a host space, a
+  // build without CUDA), refused with the reason on every rank.
+  o.pieces = 0;
+  o.piece_moves = PieceMoves::copy_engines;
+  o.format = PartFormat::coo;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.format = PartFormat::csr;
+  o.version = Version::p;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.version = Version::p_opt;
+  if (!copy_engines_open(comm)) {
+    try {
+      Spmv mv(comm, Exec(), A, o);
+      ADD_FAILURE() << "copy engines were not refused";
+    } catch (const libra::ArgumentError& e) {
+      EXPECT_NE(std::string(e.what()).find("copy-engines: "), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(DistSpmv, MatrixFiles) {

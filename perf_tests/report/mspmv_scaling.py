@@ -7,7 +7,8 @@
   mspmv_scaling.py report results.json --out-dir DIR [--title TEXT]
 
 A version "p-opt:N" is p-opt with y sent in N pieces (`--pieces N`; plain
-"p-opt" lets the tool choose). `run` starts one job per (case, partition,
+"p-opt" lets the tool choose); "p-opt:N:ce" moves those pieces by rank 0's copy
+engines (`--piece-moves copy-engines`; "p-opt::ce" with the tool's pieces). `run` starts one job per (case, partition,
 version, ranks), one rank per GPU on
 GPU builds, and appends each job's --json report (plus "case") to the results
 file, so that an interrupted run keeps what it measured and --resume-like reuse
@@ -83,11 +84,15 @@ def run(args):
                            "spmv", *source, "--partition", part, "--iterations",
                            str(args.iterations), "--json"]
                     if part != "rows":
-                        # "p-opt:4": p-opt with y sent in 4 pieces (--pieces 4).
-                        name, _, pieces = version.partition(":")
+                        # "p-opt:4": p-opt with y sent in 4 pieces (--pieces 4);
+                        # "p-opt:4:ce": moved by copy engines.
+                        name, _, rest = version.partition(":")
+                        pieces, _, moves = rest.partition(":")
                         cmd += ["--version", name]
                         if pieces:
                             cmd += ["--pieces", pieces]
+                        if moves == "ce":
+                            cmd += ["--piece-moves", "copy-engines"]
                     print("mspmv_scaling:", " ".join(cmd), file=sys.stderr, flush=True)
                     try:
                         p = run_job(cmd, env, args.job_timeout)
@@ -155,7 +160,7 @@ def report(args):
     out += ["## Per run", "",
             "Times per iteration are medians; compute is the slowest rank's, wait the "
             "fastest rank's idle time, merge the exchange and merge on rank 0. Where y "
-            "leaves in pieces (p-opt pCSR over NCCL or MPI, `pieces` in the JSON) the "
+            "leaves in pieces (p-opt pCSR over NCCL, MPI or copy engines, `pieces` in the JSON) the "
             "exchange runs without a barrier: merge is then what rank 0 spends after the "
             "slowest rank's compute, and wait the spread of the ranks' compute. Partition "
             "and distribute are once per matrix; overheads are relative to one iteration "
@@ -176,7 +181,9 @@ def report(args):
                        ms(r["distribute_seconds"]),
                        "%.2fx" % r["speedup"] if r["speedup"] else "-",
                        "%.2f" % r["efficiency"] if r["efficiency"] else "-",
-                       r["gbytes_per_second"], r["transport"]))
+                       r["gbytes_per_second"], r["transport"] + (
+                           " + copy engines" if r.get("piece_moves") == "copy-engines"
+                           else "")))
     if failed:
         out += ["", "## Runs that failed", ""]
         for r in failed:

@@ -243,10 +243,12 @@ int run_spmv(SpmvArgs args) {
   if (!args.generate.empty()) parse_generate(args.generate, true);  // usage errors first
   if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
-  if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0) {
+  if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0 ||
+      !args.piece_moves.empty()) {
     throw Failure(exit_usage,
-                  "--version, --transport and --pieces choose how MPI ranks share the "
-                  "work; run under an MPI launcher (mpirun -np P libra spmv ...)");
+                  "--version, --transport, --pieces and --piece-moves choose how MPI "
+                  "ranks share the work; run under an MPI launcher (mpirun -np P "
+                  "libra spmv ...)");
   }
   const std::string& part = args.partition;
   if (!part.empty()) {
@@ -344,6 +346,12 @@ Command add_spmv_command(CLI::App& parent) {
          "is computed, overlapping the gather onto rank 0 with the products. 0 "
          "(default): 1")
       ->check(CLI::Range(0, 4096));
+  app->add_option("--piece-moves", args->piece_moves,
+                  "Under mpirun, p-opt with pcsr: how the pieces of y reach rank 0: "
+                  "transport (over --transport), copy-engines (rank 0's copy engines "
+                  "read them from the other ranks' GPUs: CUDA IPC, one host), auto "
+                  "(default: transport)")
+      ->check(CLI::IsMember({"auto", "transport", "copy-engines"}));
   add_input_options(*app, args->input);
   app->footer(
       "seconds covers the multiplication (and, partitioned, the merge) only: not "

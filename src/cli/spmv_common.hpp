@@ -25,9 +25,10 @@ struct SpmvArgs {
   InputOptions input;
   // Under mpirun only (spmv_dist.cpp): MSREP's version, p-opt's transport and
   // the pieces y leaves each rank in.
-  std::string version;    // empty: p-opt
-  std::string transport;  // empty: auto
-  int pieces = -1;        // -1: not given (automatic)
+  std::string version;      // empty: p-opt
+  std::string transport;    // empty: auto
+  int pieces = -1;          // -1: not given (automatic)
+  std::string piece_moves;  // empty: auto
 };
 
 // x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.

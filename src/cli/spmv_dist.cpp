@@ -1,5 +1,6 @@
 // `mpirun -np P libra spmv A [--partition rows|pcsr|pcsc|pcoo] [--version
-// baseline|p|p-opt] [--transport auto|host|mpi|nccl]`: MSREP's SpMV on P ranks
+// baseline|p|p-opt] [--transport auto|host|mpi|nccl] [--pieces N] [--piece-moves
+// auto|transport|copy-engines]`: MSREP's SpMV on P ranks
 // (libra::dist::Spmv). Rank 0 reads A and x, writes y and the report; every rank
 // computes its part. A failure on any rank ends every rank with rank 0's message
 // and the failing rank's exit code.
@@ -21,6 +22,7 @@ namespace libra::cli {
 namespace {
 
 using dist::PartFormat;
+using dist::PieceMoves;
 using dist::Transport;
 using dist::Version;
 
@@ -97,6 +99,9 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
                 : t == "nccl" ? Transport::nccl
                               : Transport::automatic;
   o.pieces = args.pieces < 0 ? 0 : args.pieces;
+  o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
+                  : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
+                                                       : PieceMoves::automatic;
   o.timing = true;
   return o;
 }
@@ -205,6 +210,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["transport_detail"] = s.transport_detail;
     j["merge_on_host"] = s.merge_on_host;
     j["pieces"] = s.pieces;  // 0: y gathered whole
+    if (s.pieces > 0) j["piece_moves"] = to_string(s.piece_moves);
     j["paths"] = run.paths;
     j["iterations"] = args.iterations;
     j["seconds"] = seconds;
@@ -245,9 +251,11 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
                  Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
     if (s.pieces > 0) {
       std::fprintf(stream,
-                   "y leaves each rank in %d piece(s), each sent once computed: merge "
-                   "is what follows the slowest rank's compute\n",
-                   s.pieces);
+                   "y leaves each rank in %d piece(s), each moved once computed (%s): "
+                   "merge is what follows the slowest rank's compute\n",
+                   s.pieces,
+                   s.piece_moves == PieceMoves::copy_engines ? "by rank 0's copy engines"
+                                                             : "over the transport");
     }
     std::fprintf(stream,
                  "%.3f ms per iteration (median of %d), %.2f GB/s: compute %.3f ms "

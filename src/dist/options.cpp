@@ -40,4 +40,16 @@ const char* to_string(Transport t) noexcept {
   return "?";
 }
 
+const char* to_string(PieceMoves m) noexcept {
+  switch (m) {
+    case PieceMoves::automatic:
+      return "automatic";
+    case PieceMoves::transport:
+      return "transport";
+    case PieceMoves::copy_engines:
+      return "copy-engines";
+  }
+  return "?";
+}
+
 }  // namespace libra::dist

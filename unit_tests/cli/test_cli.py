@@ -1474,6 +1474,25 @@ class SpmvMpi(TempDirTest):
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("transport nccl", p.stderr)
 
+    def test_copy_engines_need_cuda(self):
+        # Rank 0's copy engines move y's pieces on a CUDA build (ranks on one
+        # host); elsewhere the option is refused on every rank with the reason.
+        a = os.path.join(DATA, "lp_afiro.mtx")
+        p = mpirun(2, "spmv", a, "--piece-moves", "copy-engines", "--pieces", "2",
+                   "--json", "--check")
+        if p.returncode == 0:
+            j = json.loads(p.stdout)
+            self.assertEqual((j["piece_moves"], j["pieces"], j["check"]),
+                             ("copy-engines", 2, "ok"))
+            self.assertEqual(j["execution_space"], "Cuda")
+        else:
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(p.stderr.count("libra: "), 1, p.stderr)
+            self.assertIn("piece moves copy-engines: ", p.stderr)
+        p = mpirun(2, "spmv", a, "--piece-moves", "copy-engines", "--partition", "pcsc")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("copy-engines need p-opt and pCSR", p.stderr)
+
     def test_generated_matrices(self):
         for spec in ("rmat:9:4", "band:500:7"):
             for np in (1, 2):
@@ -1522,7 +1541,8 @@ class SpmvMpi(TempDirTest):
         self.assertEqual(j["host_threads"], 3)
 
     def test_version_without_mpirun_is_a_usage_error(self):
-        for extra in (["--version", "p"], ["--pieces", "2"]):
+        for extra in (["--version", "p"], ["--pieces", "2"],
+                      ["--piece-moves", "copy-engines"]):
             p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), *extra)
             self.assertEqual(p.returncode, 2)
             self.assertIn("mpirun", p.stderr)

@@ -22,10 +22,18 @@ enum class PartFormat { csr, csc, coo };
 // where it loads, else MPI where it can take the buffers, else host. baseline
 // and p always go through host memory (their merge runs there).
 enum class Transport { automatic, host, mpi, nccl };
+// How the pieces of y (SpmvOptions::pieces) reach rank 0: over the `transport`;
+// or by `copy_engines`: rank 0's copy engines read each piece from the other
+// ranks' device memory (CUDA IPC) once it is computed, so that no kernel of the
+// transport's (NCCL's) shares the GPUs with the products. Copy engines need the
+// Cuda space and every rank on one host, its GPU able to reach rank 0's.
+// `automatic`: the transport.
+enum class PieceMoves { automatic, transport, copy_engines };
 
 const char* to_string(Version v) noexcept;
 const char* to_string(PartFormat f) noexcept;
 const char* to_string(Transport t) noexcept;
+const char* to_string(PieceMoves m) noexcept;
 
 struct SpmvOptions {
   Version version = Version::p_opt;
@@ -46,6 +54,7 @@ struct SpmvOptions {
   // measured on four H100s, more pieces hid the moves but slowed the products
   // more); more than 1 elsewhere is refused.
   int pieces = 0;
+  PieceMoves piece_moves = PieceMoves::automatic;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank
 };
 
@@ -68,6 +77,7 @@ struct SpmvSetup {
   // is gathered whole once every rank has computed it (pCSC, pCOO, the host
   // transport, baseline and p).
   int pieces = 0;
+  PieceMoves piece_moves = PieceMoves::transport;  // the one chosen, where pieces > 0
 };
 
 // The phases of the last set_x() and apply(). With options.timing: compute is

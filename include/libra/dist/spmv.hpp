@@ -31,6 +31,7 @@
 #include "libra/dist/impl/exchange.hpp"
 #include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/impl/peer_copy.hpp"
 #include "libra/dist/impl/pieces.hpp"
 #include "libra/dist/impl/side_stream.hpp"
 #include "libra/dist/options.hpp"
@@ -61,6 +62,7 @@ class Spmv {
     setup_.nnz = shape[2];
     place();
     choose_transport();
+    choose_piece_moves();
     check_pieces();
     assign_parts();
     cut_and_ship(A);
@@ -80,14 +82,16 @@ class Spmv {
     Kokkos::Timer timer;
     std::int64_t K = comm_.is_root() ? libra::impl::spmv_columns(x) : 0;
     impl::bcast_bytes(comm_, &K, sizeof(K), 0);
+    const bool resized = K != K_;
     agreed(comm_, [&] {
       if (comm_.is_root() && static_cast<std::int64_t>(x.extent(0)) != setup_.cols) {
         throw ShapeError("libra::dist::Spmv::set_x: A has " +
                          std::to_string(setup_.cols) + " columns, x has " +
                          std::to_string(x.extent(0)) + " rows");
       }
-      if (K != K_) allocate_blocks(K);
+      if (resized) allocate_blocks(K);
     });
+    if (resized && peer_) share_rows();
     const int P = comm_.size();
     if (rows_based()) {
       if (comm_.is_root()) impl::copy_block(exec_, x_, x);
@@ -181,15 +185,16 @@ class Spmv {
 
   // Every rank must run the same steps: the same options everywhere.
   void check_options() const {
-    int mine[4] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
-                   static_cast<int>(options_.transport), options_.pieces};
-    int lo[4], hi[4];
-    MPI_Allreduce(mine, lo, 4, MPI_INT, MPI_MIN, comm_.get());
-    MPI_Allreduce(mine, hi, 4, MPI_INT, MPI_MAX, comm_.get());
-    if (!std::equal(lo, lo + 4, hi)) {
+    int mine[5] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
+                   static_cast<int>(options_.transport), options_.pieces,
+                   static_cast<int>(options_.piece_moves)};
+    int lo[5], hi[5];
+    MPI_Allreduce(mine, lo, 5, MPI_INT, MPI_MIN, comm_.get());
+    MPI_Allreduce(mine, hi, 5, MPI_INT, MPI_MAX, comm_.get());
+    if (!std::equal(lo, lo + 5, hi)) {
       throw ArgumentError(
           "libra::dist::Spmv: the ranks passed different versions, formats, "
-          "transports or pieces");
+          "transports, pieces or piece moves");
     }
     if (options_.version != Version::p_opt &&
         options_.transport != Transport::automatic &&
@@ -267,6 +272,43 @@ class Spmv {
     }
     ex_ = std::make_unique<impl::Exchange<Exec>>(comm_, exec_, setup_.transport,
                                                  nccl_.get());
+  }
+
+  // Copy engines for y's pieces where asked (collective; the options are agreed,
+  // and PeerCopy::open gives every rank the same answer).
+  void choose_piece_moves() {
+    if (options_.piece_moves != PieceMoves::copy_engines) return;
+    if (options_.version != Version::p_opt || options_.format != PartFormat::csr) {
+      throw ArgumentError(
+          "libra::dist: piece moves copy-engines need p-opt and pCSR parts (this is " +
+          std::string(to_string(options_.version)) + ", p" + to_string(options_.format) +
+          ")");
+    }
+    std::string why;
+    if (!impl::runs_on_cuda<Exec>()) {
+      why =
+          std::string("they need the Cuda execution space, this one is ") + Exec::name();
+    } else {
+      peer_ = impl::PeerCopy::open(comm_, why);
+    }
+    if (!peer_) throw ArgumentError("libra::dist: piece moves copy-engines: " + why);
+  }
+
+  // Copy engines: every rank but the root computes its rows into a buffer the
+  // root has mapped (collective; after the blocks are allocated for K).
+  void share_rows() {
+    const auto k = static_cast<std::size_t>(K_);
+    const auto lines = comm_.is_root() ? 0 : static_cast<std::size_t>(part_.lines());
+    void* p = peer_->share(lines * k * sizeof(S));
+    ybuf_ = Block(static_cast<S*>(p), lines, k);
+  }
+
+  // The execution space instance's stream (a cudaStream_t) where it is Cuda.
+  void* stream() const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return exec_.cuda_stream();
+#endif
+    return nullptr;
   }
 
   // Parts host by host: rank_of_part orders the ranks by (host, rank on host).
@@ -403,7 +445,8 @@ class Spmv {
   // transport that can move a piece while the next is computed.
   bool pieces_possible() const {
     return options_.version == Version::p_opt && options_.format == PartFormat::csr &&
-           (setup_.transport == Transport::nccl || setup_.transport == Transport::mpi);
+           (setup_.transport == Transport::nccl || setup_.transport == Transport::mpi ||
+            peer_);
   }
 
   // The same outcome on every rank: the options and the transport are agreed.
@@ -416,7 +459,7 @@ class Spmv {
     if (n > 1 && !pieces_possible()) {
       throw ArgumentError(
           "libra::dist: y leaves in pieces only with p-opt, pCSR parts and the nccl "
-          "or mpi transport (this is " +
+          "or mpi transport or copy engines (this is " +
           std::string(to_string(options_.version)) + ", p" + to_string(options_.format) +
           ", " + to_string(setup_.transport) + ")");
     }
@@ -433,8 +476,10 @@ class Spmv {
     agreed(comm_, [&] {
       pieces_ = impl::cut_pieces(exec_, part_.offsets, count);
       if (count > 1) part_.offsets = {};  // the pieces' own offsets replace them
-      if (setup_.transport == Transport::nccl) side_.open();
+      if (setup_.transport == Transport::nccl && !peer_) side_.open();
     });
+    if (peer_) peer_->prepare(count);
+    setup_.piece_moves = peer_ ? PieceMoves::copy_engines : PieceMoves::transport;
     const auto n = static_cast<std::size_t>(count) + 1;
     std::vector<std::int64_t> all(comm_.is_root() ? n * static_cast<std::size_t>(P) : 0);
     MPI_Gather(pieces_.line.data(), static_cast<int>(n), MPI_INT64_T, all.data(),
@@ -479,10 +524,11 @@ class Spmv {
     x_ = Block(noinit("libra::dist::x"), rows_based() ? n : lines, k);
     // In pieces the root computes its rows straight into y or `gathered_`.
     const bool own_rows_gathered = setup_.pieces > 0 && comm_.is_root();
+    // With copy engines the rows go to a buffer the root maps (share_rows).
     ybuf_ = Block(noinit("libra::dist::partial_y"),
-                  own_rows_gathered ? 0
-                  : rows_based()    ? lines
-                                    : m,
+                  own_rows_gathered || peer_ ? 0
+                  : rows_based()             ? lines
+                                             : m,
                   k);
     // The host merge's copy of the partial result (ybuf_ itself in host memory).
     if (setup_.merge_on_host) ybuf_host_ = Kokkos::create_mirror_view(ybuf_);
@@ -567,9 +613,10 @@ class Spmv {
     }
     times_.rows_into_y = into_y;
     Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    const bool peer = peer_ != nullptr;
     // NCCL calls on the side stream stay in order after those on exec_ (set_x).
-    if (nccl) side_.wait_for(exec_);
-    if (root) receive_pieces(into_y ? y.data() : nullptr);
+    if (nccl && !peer) side_.wait_for(exec_);
+    if (root && !peer) receive_pieces(into_y ? y.data() : nullptr);
     times_.path = SpmvPath::none;
     for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
       if (pieces_.lines(c) == 0) continue;
@@ -584,8 +631,15 @@ class Spmv {
       } else {
         compute_rows(c, alpha, root ? gathered_ : ybuf_, rows);
       }
-      if (!root) send_piece(c, Kokkos::subview(ybuf_, rows, Kokkos::ALL));
+      if (!root && peer) {
+        peer_->ready(c, stream());
+      } else if (!root) {
+        send_piece(c, Kokkos::subview(ybuf_, rows, Kokkos::ALL));
+      }
     }
+    // The root's own rows are queued: it queues each other rank's copies as
+    // that rank says their piece is computed.
+    if (root && peer) peer_->gather(peer_moves(into_y ? y.data() : nullptr));
     Kokkos::Profiling::popRegion();
     double t[2] = {0, 0};  // this rank's compute, and minus it
     if (timing) {
@@ -594,7 +648,9 @@ class Spmv {
       t[1] = -t[0];
     }
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
-    if (nccl) {
+    if (peer) {
+      if (root) peer_->join(stream());
+    } else if (nccl) {
       side_.join(exec_);
     } else {
       impl::wait_all(requests_);
@@ -609,6 +665,13 @@ class Spmv {
     Kokkos::Profiling::popRegion();
     exec_.fence();
     times_.total_seconds = timer.seconds();
+    if (peer) {  // the root's copies are done: the other ranks may write again
+      if (root) {
+        peer_->release();
+      } else {
+        peer_->finish();
+      }
+    }
     if (timing) {
       impl::max_over_ranks(comm_, t, 2);
       times_.compute_seconds = t[0];
@@ -725,6 +788,42 @@ class Spmv {
     }
   }
 
+  // Root, copy engines: every other rank's pieces as copies from its buffer to
+  // where receive_pieces puts them; moves[r][c] for rank r's piece c.
+  std::vector<std::vector<std::vector<impl::PeerMove>>> peer_moves(S* y_rows) const {
+    const int P = comm_.size();
+    std::vector<std::vector<std::vector<impl::PeerMove>>> moves(
+        static_cast<std::size_t>(P));
+    if (K_ == 0) return moves;
+    const std::size_t row = static_cast<std::size_t>(K_) * sizeof(S);
+    const auto at = [&](int i, std::int64_t r) {
+      return y_rows ? y_rows + (table_host_(i, 1) + r) * K_
+                    : gathered_.data() + (table_host_(i, 0) + r) * K_;
+    };
+    for (int i = 0; i < P; ++i) {
+      const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
+      if (r == 0) continue;
+      const auto& lines = piece_lines_[static_cast<std::size_t>(r)];
+      auto& mine = moves[static_cast<std::size_t>(r)];
+      mine.resize(static_cast<std::size_t>(pieces_.count));
+      for (int c = 0; c < pieces_.count; ++c) {
+        const auto k = static_cast<std::size_t>(c);
+        std::int64_t from = lines[k];
+        const std::int64_t to = lines[k + 1];
+        if (to == from) continue;                   // no rows: the rank sends no notice
+        if (from == 0 && table_host_(i, 2) != 0) {  // the shared first row, apart
+          mine[k].push_back({y_rows ? shared_.data() + i * K_ : at(i, 0), 0, row});
+          from = 1;
+        }
+        if (to > from) {
+          mine[k].push_back({at(i, from), static_cast<std::size_t>(from) * row,
+                             static_cast<std::size_t>(to - from) * row});
+        }
+      }
+    }
+    return moves;
+  }
+
   template <class YView>
   void merge(S beta, const YView& y) {
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
@@ -814,6 +913,7 @@ class Spmv {
   SpmvTimes times_;
   std::unique_ptr<impl::Nccl> nccl_;
   std::unique_ptr<impl::Exchange<Exec>> ex_;
+  std::unique_ptr<impl::PeerCopy> peer_;  // pieces by copy engines
   Part part_;
   impl::Pieces<Off, memory_space> pieces_;  // where y leaves in pieces
   impl::SideStream<Exec> side_;             // pieces over NCCL
