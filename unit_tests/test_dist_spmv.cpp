@@ -115,10 +115,16 @@ void check_placement(const libra::dist::Comm& comm, const libra::dist::SpmvOptio
 #endif
 }
 
+bool copy_engines_open(const libra::dist::Comm& comm);
+
 // Whether y left in pieces, and in how many: p-opt's pCSR over NCCL or MPI, or
-// by copy engines, only; automatic is 1. Copy engines move them only when asked.
-void check_pieces(const libra::dist::SpmvOptions& o, const libra::dist::SpmvSetup& s) {
-  const bool engines = o.piece_moves == PieceMoves::copy_engines;
+// by copy engines, only; automatic is 1. Copy engines move them where asked,
+// and by default where they open and there are several ranks.
+void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions& o,
+                  const libra::dist::SpmvSetup& s) {
+  const bool engines = o.piece_moves == PieceMoves::copy_engines ||
+                       (o.piece_moves == PieceMoves::automatic && comm.size() > 1 &&
+                        copy_engines_open(comm));
   const bool possible =
       o.version == Version::p_opt && o.format == PartFormat::csr &&
       (s.transport == Transport::nccl || s.transport == Transport::mpi || engines);
@@ -146,7 +152,7 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   EXPECT_EQ(mv.setup().transport, expected) << mv.setup().transport_detail;
   EXPECT_EQ(mv.setup().merge_on_host, o.version != Version::p_opt);
   check_placement(comm, o, mv.setup().placement);
-  check_pieces(o, mv.setup());
+  check_pieces(comm, o, mv.setup());
   if (comm.is_root()) {
     check_cut(a, o, mv.setup());
     libra::test::check_spmv<double, Device, Layout, Rank1>(
@@ -321,11 +327,14 @@ TEST(DistSpmv, RowsLeaveInPieces) {
     ways.push_back(Transport::mpi);
   if (nccl_opens(comm)) ways.push_back(Transport::nccl);
   ASSERT_FALSE(ways.empty()) << "no transport here sends pieces";
-  std::vector<PieceMoves> moves{PieceMoves::automatic};
+  std::vector<PieceMoves> moves{PieceMoves::transport, PieceMoves::automatic};
   if (copy_engines_open(comm)) moves.push_back(PieceMoves::copy_engines);
   for (PieceMoves m : moves) {
     // Copy engines take the pieces whatever the transport: the host one too.
-    if (m == PieceMoves::copy_engines) ways.push_back(Transport::host);
+    if (m == PieceMoves::copy_engines) {
+      ways.push_back(Transport::host);
+      EXPECT_TRUE(copy_engines_open(comm));
+    }
     for (Transport t : ways) {
       for (int pieces : {1, 2, 5, 64}) {
         libra::dist::SpmvOptions o;

@@ -350,7 +350,7 @@ Command add_spmv_command(CLI::App& parent) {
                   "Under mpirun, p-opt with pcsr: how the pieces of y reach rank 0: "
                   "transport (over --transport), copy-engines (rank 0's copy engines "
                   "read them from the other ranks' GPUs: CUDA IPC, one host), auto "
-                  "(default: transport)")
+                  "(default: copy engines where they open, else transport)")
       ->check(CLI::IsMember({"auto", "transport", "copy-engines"}));
   add_input_options(*app, args->input);
   app->footer(

@@ -130,19 +130,27 @@ std::unique_ptr<PeerCopy> PeerCopy::open(const Comm& comm, std::string& why) {
   if (!why.empty()) return nullptr;
   std::unique_ptr<PeerCopy> out(new PeerCopy(comm));
   auto& s = *out->state_;
-  agreed(comm, [&] {
-    if (!comm.is_root()) return;
-    s.mapped.assign(static_cast<std::size_t>(P), nullptr);
-    s.peer_events.resize(static_cast<std::size_t>(P));
-    s.streams.assign(static_cast<std::size_t>(P), nullptr);
-    s.ends.assign(static_cast<std::size_t>(P), nullptr);
-    for (int r = 1; r < P; ++r) {
-      check(cudaStreamCreateWithFlags(&s.streams[r], cudaStreamNonBlocking),
-            "cudaStreamCreateWithFlags");
-      check(cudaEventCreateWithFlags(&s.ends[r], cudaEventDisableTiming),
-            "cudaEventCreate");
-    }
-  });
+  try {
+    agreed(comm, [&] {
+      if (!comm.is_root()) return;
+      s.mapped.assign(static_cast<std::size_t>(P), nullptr);
+      s.peer_events.resize(static_cast<std::size_t>(P));
+      s.streams.assign(static_cast<std::size_t>(P), nullptr);
+      s.ends.assign(static_cast<std::size_t>(P), nullptr);
+      for (int r = 1; r < P; ++r) {
+        check(cudaStreamCreateWithFlags(&s.streams[r], cudaStreamNonBlocking),
+              "cudaStreamCreateWithFlags");
+        check(cudaEventCreateWithFlags(&s.ends[r], cudaEventDisableTiming),
+              "cudaEventCreate");
+      }
+    });
+    // A small buffer shared and mapped now: where IPC does not work (a
+    // container that forbids it), open() says so rather than the first product.
+    out->share(256);
+  } catch (const RemoteError& e) {
+    why = e.message();
+    return nullptr;
+  }
   return out;
 }
 

@@ -1408,11 +1408,15 @@ class SpmvMpi(TempDirTest):
                         self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     if "--transport" in extra:
                         self.assertEqual(j["transport"], "host")
-                    # y leaves in pieces only from p-opt's pCSR over NCCL or MPI.
+                    # y leaves in pieces only from p-opt's pCSR over NCCL or MPI,
+                    # or by copy engines: by default on CUDA builds, several ranks.
                     pieces = 0
-                    if extra[1] == "pcsr" and version == "p-opt" and j["transport"] in (
-                            "nccl", "mpi"):
+                    engines = j["execution_space"] == "Cuda" and np > 1
+                    if extra[1] == "pcsr" and version == "p-opt" and (
+                            engines or j["transport"] in ("nccl", "mpi")):
                         pieces = 3 if "--pieces" in extra else 1
+                        self.assertEqual(j["piece_moves"],
+                                         "copy-engines" if engines else "transport")
                     self.assertEqual(j["pieces"], pieces)
                     csr = "csr_tiles" if j["execution_space"] == "Cuda" else "csr_merge_path"
                     kernels = {"pcsr": csr, "rows": csr, "pcoo": "coo_runs", "pcsc": "csc_"}

@@ -27,7 +27,9 @@ enum class Transport { automatic, host, mpi, nccl };
 // ranks' device memory (CUDA IPC) once it is computed, so that no kernel of the
 // transport's (NCCL's) shares the GPUs with the products. Copy engines need the
 // Cuda space and every rank on one host, its GPU able to reach rank 0's.
-// `automatic`: the transport.
+// `automatic`: copy engines where they open and there are several ranks (on
+// four H100s they moved y faster than NCCL: perf_tests/report/h100x4/), else
+// the transport.
 enum class PieceMoves { automatic, transport, copy_engines };
 
 const char* to_string(Version v) noexcept;
@@ -47,12 +49,13 @@ struct SpmvOptions {
   // Fence and synchronise the ranks around each phase so that times() holds
   // the phases' times; off, only the totals are measured.
   bool timing = false;
-  // p_opt with pCSR over NCCL or MPI: each rank computes its rows in this many
-  // pieces of equal nonzeros and sends each piece as soon as it is computed, so
-  // that gathering y on rank 0 overlaps the products (and the root computes its
-  // own rows straight into y, or into the gathered buffer). 0: automatic (1:
-  // measured on four H100s, more pieces hid the moves but slowed the products
-  // more); more than 1 elsewhere is refused.
+  // p_opt with pCSR over NCCL or MPI, or by copy engines (piece_moves): each
+  // rank computes its rows in this many pieces of equal nonzeros and sends each
+  // piece as soon as it is computed, so that gathering y on rank 0 overlaps the
+  // products (and the root computes its own rows straight into y, or into the
+  // gathered buffer). 0: automatic (1: measured on four H100s, more pieces hid
+  // the moves but slowed the products about as much); more than 1 elsewhere is
+  // refused.
   int pieces = 0;
   PieceMoves piece_moves = PieceMoves::automatic;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank

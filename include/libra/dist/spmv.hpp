@@ -274,11 +274,21 @@ class Spmv {
                                                  nccl_.get());
   }
 
-  // Copy engines for y's pieces where asked (collective; the options are agreed,
-  // and PeerCopy::open gives every rank the same answer).
+  // Copy engines for y's pieces (collective; the options are agreed, and
+  // PeerCopy::open gives every rank the same answer). Automatic: copy engines
+  // wherever they open and there is another rank (on four H100s they moved y
+  // faster than NCCL and left the products alone,
+  // perf_tests/report/h100x4/mspmv_piece_moves.md), else the transport.
   void choose_piece_moves() {
-    if (options_.piece_moves != PieceMoves::copy_engines) return;
-    if (options_.version != Version::p_opt || options_.format != PartFormat::csr) {
+    const PieceMoves want = options_.piece_moves;
+    const bool rows_pieces =
+        options_.version == Version::p_opt && options_.format == PartFormat::csr;
+    if (want == PieceMoves::transport) return;
+    if (want == PieceMoves::automatic &&
+        (!rows_pieces || !impl::runs_on_cuda<Exec>() || comm_.size() == 1)) {
+      return;
+    }
+    if (!rows_pieces) {
       throw ArgumentError(
           "libra::dist: piece moves copy-engines need p-opt and pCSR parts (this is " +
           std::string(to_string(options_.version)) + ", p" + to_string(options_.format) +
@@ -291,7 +301,14 @@ class Spmv {
     } else {
       peer_ = impl::PeerCopy::open(comm_, why);
     }
-    if (!peer_) throw ArgumentError("libra::dist: piece moves copy-engines: " + why);
+    if (peer_) {
+      setup_.transport_detail += "; y's pieces by rank 0's copy engines (CUDA IPC)";
+    } else if (want == PieceMoves::copy_engines) {
+      throw ArgumentError("libra::dist: piece moves copy-engines: " + why);
+    } else {
+      setup_.transport_detail +=
+          "; y's pieces over the transport (no copy engines: " + why + ")";
+    }
   }
 
   // Copy engines: every rank but the root computes its rows into a buffer the
