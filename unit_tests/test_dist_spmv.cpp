@@ -326,7 +326,9 @@ TEST(DistSpmv, RowsLeaveInPieces) {
   if (host_memory || libra::dist::impl::mpi_takes_cuda_pointers())
     ways.push_back(Transport::mpi);
   if (nccl_opens(comm)) ways.push_back(Transport::nccl);
-  ASSERT_FALSE(ways.empty()) << "no transport here sends pieces";
+  // Ranks sharing one GPU: neither NCCL nor a plain MPI sends pieces, copy
+  // engines do.
+  ASSERT_FALSE(ways.empty() && !copy_engines_open(comm)) << "nothing here sends pieces";
   std::vector<PieceMoves> moves{PieceMoves::transport, PieceMoves::automatic};
   if (copy_engines_open(comm)) moves.push_back(PieceMoves::copy_engines);
   for (PieceMoves m : moves) {
@@ -354,8 +356,15 @@ TEST(DistSpmv, RowsLeaveInPieces) {
       comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
   libra::dist::SpmvOptions o;
   o.pieces = 2;
-  o.transport = Transport::host;
+  o.transport = Transport::host;  // host copies send no pieces; copy engines do
+  o.piece_moves = PieceMoves::transport;
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  o.piece_moves = PieceMoves::automatic;
+  if (comm.size() > 1 && copy_engines_open(comm)) {
+    EXPECT_EQ(Spmv(comm, Exec(), A, o).setup().piece_moves, PieceMoves::copy_engines);
+  } else {
+    EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+  }
   o.transport = Transport::automatic;
   o.format = PartFormat::coo;
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);

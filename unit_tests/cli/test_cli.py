@@ -1453,7 +1453,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--parts", "5"], 2, "--parts 5"),
                  (["spmv", a, "--partition", "rows", "--version", "p"], 2, "baseline"),
                  (["spmv", a, "--format", "ell"], 2, "ell"),
-                 (["spmv", a, "--pieces", "2", "--transport", "host"], 2, "pieces"),
+                 (["spmv", a, "--pieces", "2", "--transport", "host", "--piece-moves",
+                   "transport"], 2, "pieces"),
                  (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
                  (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
