@@ -30,6 +30,7 @@ using libra::test::Device;
 using libra::test::Exec;
 using Csr = libra::Csr<double, int, std::size_t, Device>;
 using Spmv = libra::dist::Spmv<Exec, double, int, std::size_t>;
+using libra::dist::Balance;
 using libra::dist::PartFormat;
 using libra::dist::PieceMoves;
 using libra::dist::Transport;
@@ -41,11 +42,45 @@ constexpr bool host_memory =
 std::string name(const libra::dist::SpmvOptions& o) {
   return std::string(to_string(o.format)) + " " + to_string(o.version) + " " +
          to_string(o.transport) + " pieces " + std::to_string(o.pieces) + " by " +
-         to_string(o.piece_moves);
+         to_string(o.piece_moves) + ", balance " + to_string(o.balance);
+}
+
+// The nonzeros per part of a merge-path cut, walked step by step: the merge of
+// the line ends with the nonzeros takes a line's end as soon as all its
+// nonzeros are taken; part i starts at the nonzero reached after
+// floor(i (lines + nnz) / P) steps.
+std::vector<std::int64_t> merge_path_cut(const libra::ref::Matrix& a, PartFormat f,
+                                         int P) {
+  const bool columns = f == PartFormat::csc;
+  const std::int64_t n = columns ? a.cols : a.rows, nnz = a.nnz();
+  std::vector<std::int64_t> end(static_cast<std::size_t>(n), 0);
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    for (std::int64_t k = a.ptr[i]; k < a.ptr[i + 1]; ++k) {
+      ++end[static_cast<std::size_t>(columns ? a.col[k] : i)];
+    }
+  }
+  for (std::size_t l = 1; l < end.size(); ++l) end[l] += end[l - 1];
+  std::vector<std::int64_t> first;  // each part's first nonzero, then nnz
+  std::int64_t line = 0, j = 0, steps = 0;
+  for (int i = 0; i <= P; ++i) {
+    const std::int64_t d = i * (n + nnz) / P;
+    for (; steps < d; ++steps) {
+      if (line < n && (j >= nnz || end[static_cast<std::size_t>(line)] <= j)) {
+        ++line;
+      } else {
+        ++j;
+      }
+    }
+    first.push_back(j);
+  }
+  std::vector<std::int64_t> per_part;
+  for (int i = 0; i < P; ++i) per_part.push_back(first[i + 1] - first[i]);
+  return per_part;
 }
 
 // The cut: every nonzero in exactly one part, in order; nonzeros balanced for p
-// and p-opt, rows (columns) for baseline.
+// and p-opt (or lines plus nonzeros, as merge_path_cut walks them), rows
+// (columns) for baseline.
 void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
                const libra::dist::SpmvSetup& s) {
   const int P = s.ranks;
@@ -54,7 +89,12 @@ void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
   for (auto n : s.part_nnz) nnz += n;
   EXPECT_EQ(nnz, a.nnz());
   const auto [lo, hi] = std::minmax_element(s.part_nnz.begin(), s.part_nnz.end());
-  if (o.version != Version::baseline) EXPECT_LE(*hi - *lo, 1) << "nonzeros per part";
+  if (o.version != Version::baseline && o.balance == Balance::nonzeros) {
+    EXPECT_LE(*hi - *lo, 1) << "nonzeros per part";
+  }
+  if (o.balance == Balance::merge_path) {
+    EXPECT_EQ(s.part_nnz, merge_path_cut(a, o.format, P)) << "nonzeros per part";
+  }
   if (o.version == Version::baseline) {
     std::int64_t lines = 0;
     for (auto n : s.part_lines) lines += n;
@@ -175,6 +215,13 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);
+    if (comm.is_root()) {  // every rank's compute; the slowest is compute_seconds
+      ASSERT_EQ(t.compute_by_rank.size(), static_cast<std::size_t>(comm.size()));
+      EXPECT_EQ(*std::max_element(t.compute_by_rank.begin(), t.compute_by_rank.end()),
+                t.compute_seconds);
+    } else {
+      EXPECT_TRUE(t.compute_by_rank.empty());
+    }
     EXPECT_GE(t.merge_seconds, 0);
     EXPECT_GE(t.total_seconds + 1e-9, t.merge_seconds);
   }
@@ -393,6 +440,45 @@ TEST(DistSpmv, RowsLeaveInPieces) {
           << e.what();
     }
   }
+}
+
+// p and p-opt cut equal lines plus nonzeros where asked: a hub row (many
+// nonzeros, one line) against many short rows, empty lines, every format;
+// baseline refuses it.
+TEST(DistSpmv, MergePathBalance) {
+  libra::dist::Comm comm;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t j = 0; j < 120; ++j) t.emplace_back(2, j, 1.0 + (j % 4));
+  for (std::int64_t i = 10; i < 200; i += 3) t.emplace_back(i, i % 50, -1.0);
+  const auto skewed = libra::ref::from_triplets(200, 120, t);
+  const auto a = libra::ref::random(90, 70, 5, 29, 0.2);
+  const auto empty = libra::ref::from_triplets(6, 4, {});
+  for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
+    for (Version v : {Version::p, Version::p_opt}) {
+      libra::dist::SpmvOptions o;
+      o.format = f;
+      o.version = v;
+      o.balance = Balance::merge_path;
+      o.timing = true;
+      const Transport way = v == Version::p ? Transport::host : automatic_choice(comm);
+      check_dist<Kokkos::LayoutLeft, true>(comm, skewed, o, way, 1, 1, 0);
+      check_dist<Kokkos::LayoutRight, false>(comm, a, o, way, 2, 2, -0.5);
+      check_dist<Kokkos::LayoutLeft, true>(comm, empty, o, way, 1, 1, 0);
+    }
+  }
+  // The skewed matrix's cut differs from equal nonzeros where there are parts.
+  if (comm.size() > 1) {
+    const auto cut = merge_path_cut(skewed, PartFormat::csr, comm.size());
+    EXPECT_GT(*std::max_element(cut.begin(), cut.end()) -
+                  *std::min_element(cut.begin(), cut.end()),
+              1);
+  }
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  libra::dist::SpmvOptions o;
+  o.version = Version::baseline;
+  o.balance = Balance::merge_path;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
 }
 
 TEST(DistSpmv, MatrixFiles) {

@@ -3,7 +3,8 @@
 
   mspmv_scaling.py run --libra BIN --ranks 1,2 --cases rmat:22:16,band:20000000:7,A.mtx \\
       [--partitions pcsr,pcsc,pcoo] [--versions baseline,p,p-opt,p-opt:1] [--iterations 20] \\
-      [--mpiexec mpiexec] [--time-budget SECONDS] [--job-timeout SECONDS] --out results.json
+      [--mpiexec mpiexec] [--time-budget SECONDS] [--job-timeout SECONDS] \\
+      [--extra "--balance merge-path"] --out results.json
   mspmv_scaling.py report results.json --out-dir DIR [--title TEXT]
 
 A version "p-opt:N" is p-opt with y sent in N pieces (`--pieces N`; plain
@@ -82,7 +83,7 @@ def run(args):
                         return 0
                     cmd = [args.mpiexec, "-np", str(np), "--bind-to", "none", args.libra,
                            "spmv", *source, "--partition", part, "--iterations",
-                           str(args.iterations), "--json"]
+                           str(args.iterations), "--json", *args.extra.split()]
                     if part != "rows":
                         # "p-opt:4": p-opt with y sent in 4 pieces (--pieces 4);
                         # "p-opt:4:ce": moved by copy engines.
@@ -238,6 +239,9 @@ def main():
     # One job's limit: a pathological one (35 s to distribute R-MAT 22 through
     # host memory on 2 GPUs) must not take the whole budget.
     r.add_argument("--job-timeout", type=float, default=0)
+    r.add_argument("--extra", default="",
+                   help="more arguments for every job, e.g. \"--balance merge-path\" "
+                   "(results of other extras belong in another --out file)")
     r.add_argument("--out", required=True)
     q = sub.add_parser("report")
     q.add_argument("results")

@@ -244,11 +244,11 @@ int run_spmv(SpmvArgs args) {
   if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
   if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0 ||
-      !args.piece_moves.empty()) {
+      !args.piece_moves.empty() || !args.balance.empty()) {
     throw Failure(exit_usage,
-                  "--version, --transport, --pieces and --piece-moves choose how MPI "
-                  "ranks share the work; run under an MPI launcher (mpirun -np P "
-                  "libra spmv ...)");
+                  "--version, --transport, --pieces, --piece-moves and --balance choose "
+                  "how MPI ranks share the work; run under an MPI launcher (mpirun -np "
+                  "P libra spmv ...)");
   }
   const std::string& part = args.partition;
   if (!part.empty()) {
@@ -352,6 +352,11 @@ Command add_spmv_command(CLI::App& parent) {
                   "read them from the other ranks' GPUs: CUDA IPC, one host), auto "
                   "(default: copy engines where they open, else transport)")
       ->check(CLI::IsMember({"auto", "transport", "copy-engines"}));
+  app->add_option("--balance", args->balance,
+                  "Under mpirun, p and p-opt: how the matrix is cut: nonzeros (equal "
+                  "nonzeros, the paper's; default) or merge-path (equal lines plus "
+                  "nonzeros)")
+      ->check(CLI::IsMember({"nonzeros", "merge-path"}));
   add_input_options(*app, args->input);
   app->footer(
       "seconds covers the multiplication (and, partitioned, the merge) only: not "

@@ -29,6 +29,7 @@ struct SpmvArgs {
   std::string transport;    // empty: auto
   int pieces = -1;          // -1: not given (automatic)
   std::string piece_moves;  // empty: auto
+  std::string balance;      // empty: nonzeros
 };
 
 // x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.

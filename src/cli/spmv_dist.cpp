@@ -99,6 +99,8 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
                 : t == "nccl" ? Transport::nccl
                               : Transport::automatic;
   o.pieces = args.pieces < 0 ? 0 : args.pieces;
+  o.balance =
+      args.balance == "merge-path" ? dist::Balance::merge_path : dist::Balance::nonzeros;
   o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
                   : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
                                                        : PieceMoves::automatic;
@@ -108,6 +110,7 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
 
 struct Run {
   std::vector<double> total, compute, wait, merge;
+  std::vector<std::vector<double>> compute_by_rank;  // root: [rank][iteration]
   double x_seconds = 0;
   dist::SpmvSetup setup;
   std::vector<std::string> paths;  // per rank
@@ -159,6 +162,11 @@ Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOpti
     run.compute.push_back(mv.times().compute_seconds);
     run.wait.push_back(mv.times().wait_seconds);
     run.merge.push_back(mv.times().merge_seconds);
+    const auto& by_rank = mv.times().compute_by_rank;
+    run.compute_by_rank.resize(by_rank.size());
+    for (std::size_t k = 0; k < by_rank.size(); ++k) {
+      run.compute_by_rank[k].push_back(by_rank[k]);
+    }
   }
   run.setup = mv.setup();
   run.paths = gather_strings(comm, to_string(mv.times().path));
@@ -216,6 +224,10 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["seconds"] = seconds;
     j["seconds_min"] = *std::min_element(run.total.begin(), run.total.end());
     j["compute_seconds"] = median(run.compute);
+    std::vector<double> by_rank;  // each rank's median
+    for (const auto& v : run.compute_by_rank) by_rank.push_back(median(v));
+    j["compute_seconds_by_rank"] = by_rank;
+    j["balance"] = to_string(o.balance);
     j["wait_seconds"] = median(run.wait);
     j["merge_seconds"] = median(run.merge);
     j["x_seconds"] = run.x_seconds;

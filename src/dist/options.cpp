@@ -52,4 +52,14 @@ const char* to_string(PieceMoves m) noexcept {
   return "?";
 }
 
+const char* to_string(Balance b) noexcept {
+  switch (b) {
+    case Balance::nonzeros:
+      return "nonzeros";
+    case Balance::merge_path:
+      return "merge-path";
+  }
+  return "?";
+}
+
 }  // namespace libra::dist

@@ -1386,6 +1386,7 @@ class SpmvMpi(TempDirTest):
                 runs.append(["--partition", part, "--version", version])
         runs.append(["--partition", "pcsr", "--transport", "host"])
         runs.append(["--partition", "pcsr", "--pieces", "3"])
+        runs.append(["--partition", "pcsc", "--balance", "merge-path"])
         for np in (1, 2, 3):
             for extra in runs:
                 with self.subTest(np=np, args=extra):
@@ -1402,9 +1403,12 @@ class SpmvMpi(TempDirTest):
                         "baseline" if extra[1] == "rows" else "p-opt")
                     self.assertEqual(j["version"], version)
                     self.assertEqual(j["merge_on_host"], version != "p-opt")
+                    self.assertEqual(len(j["compute_seconds_by_rank"]), np)
+                    balance = "merge-path" if "--balance" in extra else "nonzeros"
+                    self.assertEqual(j["balance"], balance)
                     if version == "baseline":
                         self.assertLessEqual(max(j["part_lines"]) - min(j["part_lines"]), 1)
-                    else:
+                    elif balance == "nonzeros":
                         self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     if "--transport" in extra:
                         self.assertEqual(j["transport"], "host")
@@ -1452,6 +1456,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", self.path("missing.mtx")], 1, "missing.mtx"),
                  (["spmv", a, "--parts", "5"], 2, "--parts 5"),
                  (["spmv", a, "--partition", "rows", "--version", "p"], 2, "baseline"),
+                 (["spmv", a, "--partition", "rows", "--balance", "merge-path"], 2,
+                  "baseline cuts equal lines"),
                  (["spmv", a, "--format", "ell"], 2, "ell"),
                  (["spmv", a, "--pieces", "2", "--transport", "host", "--piece-moves",
                    "transport"], 2, "pieces"),
@@ -1547,7 +1553,7 @@ class SpmvMpi(TempDirTest):
 
     def test_version_without_mpirun_is_a_usage_error(self):
         for extra in (["--version", "p"], ["--pieces", "2"],
-                      ["--piece-moves", "copy-engines"]):
+                      ["--piece-moves", "copy-engines"], ["--balance", "merge-path"]):
             p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), *extra)
             self.assertEqual(p.returncode, 2)
             self.assertIn("mpirun", p.stderr)

@@ -31,11 +31,17 @@ enum class Transport { automatic, host, mpi, nccl };
 // four H100s they moved y faster than NCCL: perf_tests/report/h100x4/), else
 // the transport.
 enum class PieceMoves { automatic, transport, copy_engines };
+// How p and p_opt cut the matrix: `nonzeros`, the paper's equal nonzeros; or
+// `merge_path`, equal lines plus nonzeros (merge-path items), so that a part of
+// many short lines, which reads more offsets and writes and moves more of y,
+// gets fewer nonzeros. baseline always cuts equal lines.
+enum class Balance { nonzeros, merge_path };
 
 const char* to_string(Version v) noexcept;
 const char* to_string(PartFormat f) noexcept;
 const char* to_string(Transport t) noexcept;
 const char* to_string(PieceMoves m) noexcept;
+const char* to_string(Balance b) noexcept;
 
 struct SpmvOptions {
   Version version = Version::p_opt;
@@ -58,6 +64,7 @@ struct SpmvOptions {
   // refused.
   int pieces = 0;
   PieceMoves piece_moves = PieceMoves::automatic;
+  Balance balance = Balance::nonzeros;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank
 };
 
@@ -99,6 +106,9 @@ struct SpmvTimes {
   // Root, pieces: the rows landed in y itself (beta 0, y's rows contiguous);
   // else in a buffer of every part's rows, merged into y afterwards.
   bool rows_into_y = false;
+  // Root, with options.timing: each rank's compute (by rank), whose spread
+  // `wait` summarises.
+  std::vector<double> compute_by_rank;
 };
 
 }  // namespace libra::dist

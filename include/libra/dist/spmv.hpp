@@ -159,6 +159,7 @@ class Spmv {
     exec_.fence();
     times_.total_seconds = timer.seconds();
     if (timing) {
+      gather_compute(t[0]);
       times_.merge_seconds = times_.total_seconds - t[1];
       double slowest[2] = {t[0], t[1] - t[0]};
       impl::max_over_ranks(comm_, slowest, 2);
@@ -185,16 +186,22 @@ class Spmv {
 
   // Every rank must run the same steps: the same options everywhere.
   void check_options() const {
-    int mine[5] = {static_cast<int>(options_.version), static_cast<int>(options_.format),
-                   static_cast<int>(options_.transport), options_.pieces,
-                   static_cast<int>(options_.piece_moves)};
-    int lo[5], hi[5];
-    MPI_Allreduce(mine, lo, 5, MPI_INT, MPI_MIN, comm_.get());
-    MPI_Allreduce(mine, hi, 5, MPI_INT, MPI_MAX, comm_.get());
-    if (!std::equal(lo, lo + 5, hi)) {
+    int mine[6] = {
+        static_cast<int>(options_.version),     static_cast<int>(options_.format),
+        static_cast<int>(options_.transport),   options_.pieces,
+        static_cast<int>(options_.piece_moves), static_cast<int>(options_.balance)};
+    int lo[6], hi[6];
+    MPI_Allreduce(mine, lo, 6, MPI_INT, MPI_MIN, comm_.get());
+    MPI_Allreduce(mine, hi, 6, MPI_INT, MPI_MAX, comm_.get());
+    if (!std::equal(lo, lo + 6, hi)) {
       throw ArgumentError(
           "libra::dist::Spmv: the ranks passed different versions, formats, "
-          "transports, pieces or piece moves");
+          "transports, pieces, piece moves or balances");
+    }
+    if (options_.version == Version::baseline && options_.balance != Balance::nonzeros) {
+      throw ArgumentError(
+          "libra::dist: balance merge-path is p's and p-opt's; baseline cuts equal "
+          "lines");
     }
     if (options_.version != Version::p_opt &&
         options_.transport != Transport::automatic &&
@@ -387,16 +394,24 @@ class Spmv {
       exec_.fence();
       setup_.convert_seconds = timer.seconds();
       timer.reset();
-      if (options_.version == Version::p_opt) {
+      const bool merge_path = options_.balance == Balance::merge_path;
+      if (options_.version == Version::p_opt && merge_path) {
+        libra::impl::device_bounds(exec_, src.offsets, src.lines, src.nnz, P, cuts_.bound,
+                                   cuts_.start, cuts_.flag,
+                                   libra::impl::MergePathStart{});
+      } else if (options_.version == Version::p_opt) {
         libra::impl::device_bounds(exec_, src.offsets, src.lines, src.nnz, P, cuts_.bound,
                                    cuts_.start, cuts_.flag,
                                    libra::impl::CompressedStart{});
       } else {
+        using libra::impl::plan_compressed;
         plan = options_.version == Version::baseline
-                   ? libra::impl::plan_compressed<libra::impl::LineBlockStart>(
+                   ? plan_compressed<libra::impl::LineBlockStart>(
                          exec_, src.offsets, src.lines, src.nnz, P, false)
-                   : libra::impl::plan_compressed<libra::impl::CompressedStart>(
-                         exec_, src.offsets, src.lines, src.nnz, P, false);
+               : merge_path ? plan_compressed<libra::impl::MergePathStart>(
+                                  exec_, src.offsets, src.lines, src.nnz, P, false)
+                            : plan_compressed<libra::impl::CompressedStart>(
+                                  exec_, src.offsets, src.lines, src.nnz, P, false);
         cuts_.bound = plan.bound;
         cuts_.start = plan.start;
         cuts_.flag = plan.flag;
@@ -690,6 +705,7 @@ class Spmv {
       }
     }
     if (timing) {
+      gather_compute(t[0]);
       impl::max_over_ranks(comm_, t, 2);
       times_.compute_seconds = t[0];
       times_.wait_seconds = t[0] + t[1];  // the slowest minus the fastest
@@ -803,6 +819,13 @@ class Spmv {
       }
       if (nccl) nccl_->group_end();
     }
+  }
+
+  // Root: every rank's compute seconds, by rank (collective).
+  void gather_compute(double mine) {
+    auto& all = times_.compute_by_rank;
+    all.assign(comm_.is_root() ? static_cast<std::size_t>(comm_.size()) : 0, 0.0);
+    MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm_.get());
   }
 
   // Root, copy engines: every other rank's pieces as copies from its buffer to

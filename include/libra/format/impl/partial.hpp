@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "libra/algorithms/merge_path.hpp"
 #include "libra/core/error.hpp"
 #include "libra/format/impl/compressed.hpp"
 
@@ -139,6 +140,22 @@ struct CooStart {
                                            std::int64_t& f) {
     b = part_bound(nnz, i, P);
     coo_start(v, n, nnz, b, i, s, f);
+  }
+};
+// Equal merge-path items (lines plus nonzeros): part i's first nonzero is where
+// the i/P-th diagonal of the merge of the line ends with the nonzeros crosses
+// them, so that a part of many short lines (more offsets read, more of y
+// written and moved) gets fewer nonzeros; its first line and flag follow from
+// that nonzero as for equal nonzeros.
+struct MergePathStart {
+  template <class V>
+  KOKKOS_INLINE_FUNCTION static void apply(const V& v, std::int64_t n, std::int64_t nnz,
+                                           std::int64_t i, std::int64_t P,
+                                           std::int64_t& b, std::int64_t& s,
+                                           std::int64_t& f) {
+    std::int64_t ended = 0;
+    merge_path_search(v, n, nnz, part_bound(n + nnz, i, P), ended, b);
+    compressed_start(v, n, nnz, b, i, s, f);
   }
 };
 struct LineBlockStart {
