@@ -508,6 +508,7 @@ class Spmv {
     agreed(comm_, [&] {
       pieces_ = impl::cut_pieces(exec_, part_.offsets, count);
       if (count > 1) part_.offsets = {};  // the pieces' own offsets replace them
+      plan_tiles();
       if (setup_.transport == Transport::nccl && !peer_) side_.open();
     });
     if (peer_) peer_->prepare(count);
@@ -728,6 +729,32 @@ class Spmv {
     }
   }
 
+  // Piece c's own offsets (from 0) and its nonzeros' range in the part's arrays.
+  auto piece_offsets(int c) const {
+    const auto k = static_cast<std::size_t>(c);
+    return Kokkos::subview(
+        pieces_.offsets,
+        Kokkos::make_pair(static_cast<std::size_t>(pieces_.line[k] + c),
+                          static_cast<std::size_t>(pieces_.line[k + 1] + c + 1)));
+  }
+  Kokkos::pair<std::size_t, std::size_t> piece_nonzeros(int c) const {
+    const auto k = static_cast<std::size_t>(c);
+    return {static_cast<std::size_t>(pieces_.nz[k]),
+            static_cast<std::size_t>(pieces_.nz[k + 1])};
+  }
+
+  // Every piece's plan (libra::spmv_plan): its tiles' coordinates found once, so
+  // that a product with one vector runs the tiles alone, or the rows kernel.
+  void plan_tiles() {
+    plans_.clear();
+    for (int c = 0; c < pieces_.count; ++c) {
+      const auto nz = piece_nonzeros(c);
+      plans_.push_back(libra::impl::spmv_plan_rows<Exec, S>(
+          exec_, piece_offsets(c), Kokkos::subview(part_.idx, nz),
+          Kokkos::subview(part_.values, nz), pieces_.lines(c), options_.local));
+    }
+  }
+
   template <class XV, class YV>
   void compute_piece(int c, S alpha, const XV& x, const YV& y) {
     if (alpha == S(0) || part_.nnz() == 0) {
@@ -735,18 +762,12 @@ class Spmv {
       times_.path = SpmvPath::scale_only;
       return;
     }
-    const auto k = static_cast<std::size_t>(c);
-    const auto offsets = Kokkos::subview(
-        pieces_.offsets,
-        Kokkos::make_pair(static_cast<std::size_t>(pieces_.line[k] + c),
-                          static_cast<std::size_t>(pieces_.line[k + 1] + c + 1)));
-    const auto nz = Kokkos::make_pair(static_cast<std::size_t>(pieces_.nz[k]),
-                                      static_cast<std::size_t>(pieces_.nz[k + 1]));
+    const auto nz = piece_nonzeros(c);
     const libra::impl::spmv_const_t<XV> xc = x;
-    libra::impl::spmv_csr(exec_, offsets, Kokkos::subview(part_.idx, nz),
+    libra::impl::spmv_csr(exec_, piece_offsets(c), Kokkos::subview(part_.idx, nz),
                           Kokkos::subview(part_.values, nz), pieces_.lines(c), xc, y,
                           alpha, S(0), S(0), 0, options_.local.tuning, times_.path,
-                          &kept_);
+                          &kept_, &plans_[static_cast<std::size_t>(c)].tiles);
   }
 
   // The first piece with rows holds the part's first row; where the part shares
@@ -960,6 +981,7 @@ class Spmv {
   std::vector<MPI_Request> requests_;       // pieces over MPI
   // The CSR kernels' temporaries, kept: a product neither allocates nor fences.
   libra::impl::CsrKept<S, memory_space> kept_;
+  std::vector<SpmvPlan<S, memory_space>> plans_;        // by piece
   std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
   impl::Cuts cuts_;                                     // root
   std::int64_t K_ = 0;
