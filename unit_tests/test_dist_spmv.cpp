@@ -416,25 +416,23 @@ TEST(DistSpmv, RowsLeaveInPieces) {
   } else {
     EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
   }
+  // Pieces, asked for by count or by copy engines, are pCSR p-opt's alone.
+  const auto refused_but_for_pcsr_p_opt = [&](libra::dist::SpmvOptions w) {
+    w.format = PartFormat::coo;
+    EXPECT_THROW(Spmv(comm, Exec(), A, w), libra::ArgumentError);
+    w.format = PartFormat::csr;
+    w.version = Version::p;
+    EXPECT_THROW(Spmv(comm, Exec(), A, w), libra::ArgumentError);
+  };
   o.transport = Transport::automatic;
-  o.format = PartFormat::coo;
-  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
-  o.format = PartFormat::csr;
-  o.version = Version::p;
-  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
-  o.version = Version::p_opt;
+  refused_but_for_pcsr_p_opt(o);
   o.pieces = -1;
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
-  // Copy engines: pCSR p-opt only; where they cannot open (a host space, a
-  // build without CUDA), refused with the reason on every rank.
+  // Copy engines: where they cannot open (a host space, a build without CUDA),
+  // refused with the reason on every rank.
   o.pieces = 0;
   o.piece_moves = PieceMoves::copy_engines;
-  o.format = PartFormat::coo;
-  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
-  o.format = PartFormat::csr;
-  o.version = Version::p;
-  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
-  o.version = Version::p_opt;
+  refused_but_for_pcsr_p_opt(o);
   if (!copy_engines_open(comm)) {
     try {
       Spmv mv(comm, Exec(), A, o);
