@@ -815,8 +815,7 @@ class Spmv {
     };
     // Row r of part i's lines, where it lands.
     const auto at = [&](int i, std::int64_t r) {
-      return y_rows ? y_rows + (table_host_(i, 1) + r) * K_
-                    : gathered_.data() + (table_host_(i, 0) + r) * K_;
+      return landing(i, r, y_rows);
     };
     // Shared first rows first, in a group of their own: NCCL takes one move per
     // peer in a group.
@@ -849,6 +848,13 @@ class Spmv {
     MPI_Gather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, comm_.get());
   }
 
+  // Root: where row r of part i lands, in y from its row `y_rows` on or, where
+  // y_rows is null, in `gathered_`.
+  S* landing(int i, std::int64_t r, S* y_rows) const {
+    return y_rows ? y_rows + (table_host_(i, 1) + r) * K_
+                  : gathered_.data() + (table_host_(i, 0) + r) * K_;
+  }
+
   // Root, copy engines: every other rank's pieces as copies from its buffer to
   // where receive_pieces puts them; moves[r][c] for rank r's piece c.
   std::vector<std::vector<std::vector<impl::PeerMove>>> peer_moves(S* y_rows) const {
@@ -858,8 +864,7 @@ class Spmv {
     if (K_ == 0) return moves;
     const std::size_t row = static_cast<std::size_t>(K_) * sizeof(S);
     const auto at = [&](int i, std::int64_t r) {
-      return y_rows ? y_rows + (table_host_(i, 1) + r) * K_
-                    : gathered_.data() + (table_host_(i, 0) + r) * K_;
+      return landing(i, r, y_rows);
     };
     for (int i = 0; i < P; ++i) {
       const int r = setup_.rank_of_part[static_cast<std::size_t>(i)];
