@@ -239,21 +239,46 @@ TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
     SCOPED_TRACE(c.name);
     auto o = with_share(1);
     o.device_memory = small_budget(c);
-    const auto st = check(c, c.A, c.B, o, nullptr);
-    EXPECT_EQ(st.device_memory, o.device_memory);
-    if (st.products > 0) {
-      EXPECT_TRUE(st.out_of_core);
-      EXPECT_GT(st.device_panels, 1);
-    }
-    // The same through host staging (the path of A in host memory on a GPU).
-    o.tuning.stage_a = true;
-    const auto staged = check(c, c.A, c.B, o, nullptr);
-    if (staged.products > 0) {
-      EXPECT_GT(staged.device_panels, 1);
-      EXPECT_GT(staged.bytes_to_device, 0u);
-      EXPECT_GT(staged.bytes_to_host, 0u);
+    // The device alone: C's rows counted first, then each panel's C straight
+    // into C's host arrays, in chunks of 7 entries that end inside rows.
+    o.tuning.download_entries = 7;
+    for (const bool staged : {false, true}) {
+      // staged: A through host staging (the path of A in host memory on a GPU).
+      SCOPED_TRACE(staged ? "A staged" : "A resident");
+      o.tuning.stage_a = staged;
+      o.tuning.count_first = true;
+      const auto counted = check(c, c.A, c.B, o, nullptr);
+      EXPECT_EQ(counted.device_memory, o.device_memory);
+      EXPECT_EQ(counted.counted_first, counted.products > 0);
+      if (counted.products > 0) {
+        EXPECT_TRUE(counted.out_of_core);
+        EXPECT_GT(counted.device_panels, 1);
+        EXPECT_GE(counted.download_chunks, (counted.nnz_c + 6) / 7);
+        EXPECT_GT(counted.bytes_to_host, 0u);
+        EXPECT_EQ(counted.bytes_to_device > 0, staged);
+      }
+      // Streamed into host pieces and assembled from them, as a split does.
+      o.tuning.count_first = false;
+      const auto pieces = check(c, c.A, c.B, o, nullptr);
+      EXPECT_FALSE(pieces.counted_first);
+      if (pieces.products > 0) {
+        EXPECT_TRUE(pieces.out_of_core);
+        EXPECT_GT(pieces.device_panels, 1);
+        EXPECT_EQ(pieces.download_chunks, 0u);
+        EXPECT_GT(pieces.bytes_to_host, 0u);
+      }
     }
   }
+  // A and B in host memory: C is made there.
+  const auto all = cases();
+  const auto& c = all.back();
+  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+  auto o = with_share(1);
+  o.device_memory = small_budget(c);
+  const auto st = check(c, Ah, Bh, o, nullptr);
+  EXPECT_TRUE(st.counted_first);
+  EXPECT_GT(st.device_panels, 1);
 }
 
 TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {

@@ -92,6 +92,7 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"host_only", h.host_only},
                      {"kept_on_device", h.kept_on_device},
                      {"download_chunks", h.download_chunks},
+                     {"counted_first", h.counted_first},
                      {"device_products", h.device_products},
                      {"host_products", h.host_products},
                      {"device_panels", h.device_panels},
@@ -105,6 +106,7 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"seconds_device", h.seconds_device},
                      {"seconds_device_compute", h.seconds_device_compute},
                      {"seconds_copy_out", h.seconds_copy_out},
+                     {"seconds_count", h.seconds_count},
                      {"seconds_host", h.seconds_host},
                      {"seconds_assemble", h.seconds_assemble}};
     }
@@ -144,7 +146,8 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
           h.gpu_share,
           h.calibrated ? "calibrated" : (args.gpu_share.empty() ? "kept" : "given"), h.k,
           static_cast<unsigned long long>(h.device_products), h.device_panels,
-          h.out_of_core      ? " out of core"
+          h.counted_first    ? " out of core, rows counted first"
+          : h.out_of_core    ? " out of core"
           : h.device_only    ? " (the device alone)"
           : h.kept_on_device ? " kept on the device"
                              : "",

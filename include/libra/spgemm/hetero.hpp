@@ -397,6 +397,47 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     return done(C);
   }
 
+  // Out of core, the device alone: C's rows counted first, then each panel's C
+  // straight into C's host arrays (Tuning::count_first).
+  if (uncalibrated && R >= 1 && !all_in_core && options.tuning.count_first &&
+      order.size() > 0) {
+    Kokkos::Timer t;
+    const auto panels = device_panels(0, order.size());
+    Kokkos::Timer counting;
+    const auto row_map = dev_side.count(panels, static_cast<std::size_t>(A.num_rows));
+    st.seconds_count = counting.seconds();
+    const auto nnz = static_cast<std::size_t>(row_map(row_map.extent(0) - 1));
+    Kokkos::View<O*, Kokkos::HostSpace> col(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
+    Kokkos::View<S*, Kokkos::HostSpace> val(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
+    impl::advise_huge_pages(col);  // first touched by the copies out
+    impl::advise_huge_pages(val);
+    impl::DownloadTally tally;
+    dev_side.run_into(panels, row_map, col.data(), val.data(), download_entries, tally);
+    lanes.fence_all();
+    const Csr<S, O, Off, HostD> Ch(A.num_rows, B.num_cols, row_map, col, val);
+    Csr<S, O, Off, D> C;
+    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+      C = impl::rebind_csr<D>(Ch);
+    } else {
+      C = impl::matrix_in<D>(Ch);
+    }
+    st.seconds_device = t.seconds();
+    st.counted_first = true;
+    st.device_products = dev_side.products;
+    st.device_rows = dev_side.rows;
+    st.device_panels = dev_side.panels_run;
+    st.bytes_to_device = dev_side.bytes_up;
+    st.bytes_to_host = dev_side.bytes_down + tally.bytes;
+    st.seconds_transfer = dev_side.transfer_seconds() + tally.seconds_transfer;
+    st.seconds_transfer_exposed = dev_side.exposed + tally.seconds_waited;
+    st.seconds_copy_out = tally.seconds_copy_out;
+    st.download_chunks = tally.chunks;
+    st.seconds_device_compute = dev_side.compute_seconds;
+    return done(C);
+  }
+
   const std::size_t split = std::clamp(
       order.position_of(R * static_cast<double>(order.total)), dev_begin, host_end);
   const auto panels = device_panels(dev_begin, split);

@@ -50,6 +50,12 @@ struct HeteroOptions {
     bool keep_c_on_device = true;
     // Entries of C per staging slot when kept panels come down (0: 2^20).
     std::size_t download_entries = 0;
+    // Out of core with the device taking every row: count C's rows on the
+    // device panel by panel first, so that C's host arrays exist before any
+    // panel's C comes down straight into them (one copy out, no pieces, no
+    // assembly; a count pass more on the device). false: stream the panels
+    // into host pieces and assemble C from them, as a split does.
+    bool count_first = true;
     // A measured choice splits only when the model expects the split to take
     // at most this share of the faster single side's time. On the H100
     // machine (16 host cores) no split of the R sweep (0.5..0.95) beat the
@@ -82,6 +88,11 @@ struct HeteroStats {
   // existed, and came down into them in download_chunks chunks.
   bool kept_on_device = false;
   std::size_t download_chunks = 0;
+  // Out of core, the device alone: C's rows were counted on the device first
+  // (seconds_count), then each panel's C came down into C's host arrays
+  // (Tuning::count_first).
+  bool counted_first = false;
+  double seconds_count = 0;
   std::uint64_t products = 0;
   std::uint64_t nnz_c = 0;
   std::uint64_t device_products = 0;  // calibration included

@@ -114,6 +114,28 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   st.seconds_total = total.seconds();
   handle.impl_set_pattern(true);
 }
+
+// C's row offsets alone, no columns or values: the panel algorithm's
+// pre-analysis and count, whatever algorithm the options name (the counts are
+// the same). Out-of-core heterogeneous products count every panel's rows before
+// any of C comes down, so that C's host arrays exist first.
+template <class Exec, class S, class O, class Off, class D>
+Kokkos::View<Off*, typename D::memory_space> spgemm_row_map(
+    const Exec& exec, const Csr<S, O, Off, D>& A, const Csr<S, O, Off, D>& B,
+    const SpgemmOptions& options) {
+  impl::check_spgemm_operands<Exec>(A, B);
+  using mem = typename D::memory_space;
+  using Handle = SpgemmHandle<S, O, Off, D>;
+  Handle handle(options);
+  auto& plan = handle.impl_plan().template emplace<typename Handle::panel_plan_type>();
+  auto& st = handle.impl_stats();
+  const impl::Temps<mem> temps(handle.impl_workspace());
+  impl::init_panel_plan(exec, plan, A, B, handle.options(), st, temps);
+  impl::panel_pre_analysis(exec, plan, A, B, handle.options(), st, temps);
+  plan.counts_only = true;
+  impl::panel_symbolic(exec, plan, A, B, st);
+  return plan.c.row_map;
+}
 }  // namespace impl
 
 // Finds C's pattern: C gets its row_map and sorted column indices (see

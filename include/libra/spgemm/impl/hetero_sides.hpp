@@ -11,6 +11,10 @@
 // into them in one copy (hetero_download.hpp). Out of core, panel j-1 of C
 // comes down on the download stream while panel j computes, into staging
 // memory of its own, and a copier makes host pieces of it (hetero_copy_out.hpp).
+// Out of core with the device taking every row (HeteroOptions::Tuning::
+// count_first), a first run counts C's rows panel by panel (C's row offsets on
+// the host, no C computed), and the second brings each panel's C down straight
+// into C's host arrays (hetero_download.hpp): one copy out, no pieces.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -18,9 +22,11 @@
 #include <utility>
 #include <vector>
 
+#include "libra/core/checked.hpp"
 #include "libra/core/exec_lanes.hpp"
 #include "libra/format/csr.hpp"
 #include "libra/spgemm/impl/hetero_copy_out.hpp"
+#include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_gather.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
 #include "libra/spgemm/spgemm.hpp"
@@ -112,7 +118,38 @@ class DeviceSide {
   }
 
   // Keep each panel's C on the device (in core) instead of streaming it down.
-  void keep_on_device(bool keep) { keep_ = keep; }
+  void keep_on_device(bool keep) { sink_ = keep ? Sink::keep : Sink::stream; }
+
+  // C's row offsets by row of A (host memory; rows of no panel have none),
+  // counted on the device panel by panel without computing C.
+  Kokkos::View<Off*, Kokkos::HostSpace> count(const std::vector<PanelRange>& panels,
+                                              std::size_t num_rows) {
+    counts_ =
+        Kokkos::View<Off*, Kokkos::HostSpace>("libra::hetero::C::row_map", num_rows + 1);
+    const Sink was = sink_;
+    sink_ = Sink::count;
+    run(panels);
+    sink_ = was;
+    // Row lengths at i + 1, then their running sum (checked before it is stored).
+    std::uint64_t total = 0;
+    for (std::size_t i = 1; i <= num_rows; ++i) total += counts_(i);
+    checked_cast<Off>(total, "nnz(C)");
+    for (std::size_t i = 1; i <= num_rows; ++i) counts_(i) += counts_(i - 1);
+    return counts_;
+  }
+
+  // Runs the panels, each panel's C brought down into C's host arrays (c_col,
+  // c_val) at the rows' offsets c_row_map (from count()).
+  void run_into(const std::vector<PanelRange>& panels,
+                const Kokkos::View<const Off*, Kokkos::HostSpace>& c_row_map, O* c_col,
+                S* c_val, std::size_t chunk, DownloadTally& tally) {
+    const Sink was = sink_;
+    sink_ = Sink::into_c;
+    into_ = Into{c_row_map, c_col, c_val, chunk, &tally};
+    run(panels);
+    into_ = Into{};
+    sink_ = was;
+  }
   // C's rows of every panel run, in host memory (streamed panels).
   std::vector<Piece> pieces() { return downloads_.finish(); }
   // C's rows of every panel run while keeping them on the device.
@@ -130,6 +167,7 @@ class DeviceSide {
   int panels_run = 0;
   double exposed = 0;          // seconds spent waiting for copies
   double compute_seconds = 0;  // in SpGEMM calls
+  double count_seconds = 0;    // counting C's rows (count())
   // The copies' own seconds (waits for the recorded ones).
   double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
 
@@ -198,16 +236,55 @@ class DeviceSide {
     for (const auto& range : panels) {
       const auto a_panel =
           gather_rows<DevD>(lanes_.compute, a_dev_, Kokkos::subview(rows_dev_, range));
-      finish_panel(multiply(a_panel, range), range);
+      take(a_panel, range);
     }
   }
 
-  void finish_panel(const Matrix& C, const PanelRange& range) {
-    if (keep_) {
+  // A panel of A is on the device: its rows of C counted, or computed and
+  // kept, streamed or brought into C.
+  void take(const Matrix& a_panel, const PanelRange& range) {
+    if (sink_ == Sink::count) {
+      count_rows(a_panel, range);
+      return;
+    }
+    const Matrix C = multiply(a_panel, range);
+    if (sink_ == Sink::keep) {
       kept_.push_back(Kept{range, C});
+    } else if (sink_ == Sink::into_c) {
+      download_into_c(C, range);
     } else {
       download(C, range);
     }
+  }
+
+  void count_rows(const Matrix& a_panel, const PanelRange& range) {
+    Kokkos::Timer timer;
+    const auto rm = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(), spgemm_row_map(lanes_.compute, a_panel, b_dev_, options_));
+    count_seconds += timer.seconds();
+    for (std::size_t p = range.first; p < range.second; ++p) {
+      const std::size_t q = p - range.first;
+      counts_(static_cast<std::size_t>(order_.rows(p)) + 1) = rm(q + 1) - rm(q);
+    }
+  }
+
+  // The panel's C into C's host arrays: row q of the panel starts at C's entry
+  // c_row_map(order.rows(range.first + q)).
+  void download_into_c(const Matrix& C, const PanelRange& range) {
+    const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C.row_map);
+    const Kokkos::View<const Off*, Kokkos::HostSpace> panel_rm = rm;
+    const auto c_rm = into_.row_map;
+    const auto order_rows = order_.rows;
+    const std::size_t first = range.first;
+    download_rows(
+        lanes_.down, Kokkos::DefaultHostExecutionSpace(), panel_rm, C.col_idx, C.values,
+        into_.col, into_.val,
+        [=](const std::int64_t q) {
+          return c_rm(
+              static_cast<std::size_t>(order_rows(first + static_cast<std::size_t>(q))));
+        },
+        false, into_.chunk, *into_.tally);
+    bytes_down += (range.second - range.first + 1) * sizeof(Off);
   }
 
   // A in host memory: panels gathered into staging slots and uploaded.
@@ -242,7 +319,7 @@ class DeviceSide {
           Kokkos::subview(s.row_map, std::make_pair(std::size_t(0), m + 1)),
           Kokkos::subview(s.col, std::make_pair(std::size_t(0), nnz_[j % 2])),
           Kokkos::subview(s.val, std::make_pair(std::size_t(0), nnz_[j % 2])));
-      finish_panel(multiply(a_panel, panels[j]), panels[j]);
+      take(a_panel, panels[j]);
       if (j + 2 < n) stage(panels[j + 2], j % 2);
     }
   }
@@ -282,7 +359,18 @@ class DeviceSide {
   HostCsr A_, B_;
   SpgemmOptions options_;
   Matrix a_dev_, b_dev_, pending_;
-  bool a_resident_ = false, b_resident_ = false, b_loaded_ = false, keep_ = false;
+  bool a_resident_ = false, b_resident_ = false, b_loaded_ = false;
+  // What becomes of each panel's rows of C.
+  enum class Sink { stream, keep, count, into_c };
+  Sink sink_ = Sink::stream;
+  Kokkos::View<Off*, Kokkos::HostSpace> counts_;  // count(): by row of A
+  struct Into {                                   // run_into()'s destination
+    Kokkos::View<const Off*, Kokkos::HostSpace> row_map;
+    O* col = nullptr;
+    S* val = nullptr;
+    std::size_t chunk = 0;
+    DownloadTally* tally = nullptr;
+  } into_;
   std::vector<Kept> kept_;
   Kokkos::View<std::int64_t*, Mem> rows_dev_;
   Slot<Stage> stage_[2];

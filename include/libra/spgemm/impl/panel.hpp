@@ -392,6 +392,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     }
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
                                              plan.c.row_map, "nnz(C)");
+    if (plan.counts_only) return;
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
     advise_huge_pages(plan.c.col);  // first touched by the fill below
@@ -467,6 +468,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     }
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
                                              plan.c.row_map, "nnz(C)");
+    if (plan.counts_only) return;
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
     typename Csr::values_type values;

@@ -62,6 +62,9 @@ struct PanelPlan {
   // A one-shot product (libra::spgemm) lets host dense accumulators compute the
   // values in the symbolic fill pass: one pass over the products fewer.
   bool values_in_symbolic = false;
+  // The symbolic phase stops once C's row offsets are known (no columns):
+  // spgemm_row_map.
+  bool counts_only = false;
   Kokkos::View<S*, mem> c_values;  // C's values, when the symbolic pass made them
   std::size_t rows_left = 0;       // binned: rows whose values it did not make
   // Panels of rows multiplied as dense tiles (the sparse paths skip their rows).
