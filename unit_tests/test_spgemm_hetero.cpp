@@ -250,6 +250,10 @@ TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
       const auto counted = check(c, c.A, c.B, o, nullptr);
       EXPECT_EQ(counted.device_memory, o.device_memory);
       EXPECT_EQ(counted.counted_first, counted.products > 0);
+      // Panels compute beside the copies out unless the device's space is
+      // OpenMP (the calling thread's).
+      EXPECT_EQ(counted.counted_beside,
+                counted.products > 0 && !libra::impl::needs_initial_thread<Exec>);
       if (counted.products > 0) {
         EXPECT_TRUE(counted.out_of_core);
         EXPECT_GT(counted.device_panels, 1);

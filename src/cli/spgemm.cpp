@@ -93,6 +93,7 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"kept_on_device", h.kept_on_device},
                      {"download_chunks", h.download_chunks},
                      {"counted_first", h.counted_first},
+                     {"counted_beside", h.counted_beside},
                      {"device_products", h.device_products},
                      {"host_products", h.host_products},
                      {"device_panels", h.device_panels},

@@ -425,6 +425,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     }
     st.seconds_device = t.seconds();
     st.counted_first = true;
+    st.counted_beside = dev_side.beside;
     st.device_products = dev_side.products;
     st.device_rows = dev_side.rows;
     st.device_panels = dev_side.panels_run;

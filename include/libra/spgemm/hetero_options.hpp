@@ -93,6 +93,9 @@ struct HeteroStats {
   // (Tuning::count_first).
   bool counted_first = false;
   double seconds_count = 0;
+  // ... and panel j+1 computed on a thread of its own while panel j came down
+  // (not where the device's space is OpenMP, which keeps the calling thread).
+  bool counted_beside = false;
   std::uint64_t products = 0;
   std::uint64_t nnz_c = 0;
   std::uint64_t device_products = 0;  // calibration included

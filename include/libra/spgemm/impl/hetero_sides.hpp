@@ -14,10 +14,18 @@
 // Out of core with the device taking every row (HeteroOptions::Tuning::
 // count_first), a first run counts C's rows panel by panel (C's row offsets on
 // the host, no C computed), and the second brings each panel's C down straight
-// into C's host arrays (hetero_download.hpp): one copy out, no pieces.
+// into C's host arrays (hetero_download.hpp): one copy out, no pieces. Where
+// the device's space may run off the initial thread, the panels compute on a
+// thread of their own while this one brings the previous panel's C down (its
+// host copies are the host space's parallel loops, which keep this thread).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -139,14 +147,44 @@ class DeviceSide {
   }
 
   // Runs the panels, each panel's C brought down into C's host arrays (c_col,
-  // c_val) at the rows' offsets c_row_map (from count()).
+  // c_val) at the rows' offsets c_row_map (from count()). Panel j+1 computes
+  // on a thread of its own while panel j comes down, where DevExec can.
   void run_into(const std::vector<PanelRange>& panels,
                 const Kokkos::View<const Off*, Kokkos::HostSpace>& c_row_map, O* c_col,
                 S* c_val, std::size_t chunk, DownloadTally& tally) {
     const Sink was = sink_;
-    sink_ = Sink::into_c;
     into_ = Into{c_row_map, c_col, c_val, chunk, &tally};
-    run(panels);
+    if constexpr (needs_initial_thread<DevExec>) {
+      sink_ = Sink::into_c;
+      run(panels);
+    } else {
+      sink_ = Sink::hand_over;
+      beside = true;
+      handoff_.reset();
+      run_side_by_side(
+          lanes_.compute,
+          [&] {  // this thread: each computed panel's C comes down
+            try {
+              while (auto next = handoff_.take()) {
+                download_into_c(next->first, next->second);
+                next.reset();  // C's device arrays go before the next panel comes
+                handoff_.done();
+              }
+            } catch (...) {
+              handoff_.abandon();
+              throw;
+            }
+          },
+          [&] {  // the device's thread: the panels, handed over one by one
+            try {
+              run(panels);
+            } catch (...) {
+              handoff_.finish();
+              throw;
+            }
+            handoff_.finish();
+          });
+    }
     into_ = Into{};
     sink_ = was;
   }
@@ -168,6 +206,7 @@ class DeviceSide {
   double exposed = 0;          // seconds spent waiting for copies
   double compute_seconds = 0;  // in SpGEMM calls
   double count_seconds = 0;    // counting C's rows (count())
+  bool beside = false;         // run_into() computed beside the copies out
   // The copies' own seconds (waits for the recorded ones).
   double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
 
@@ -252,6 +291,8 @@ class DeviceSide {
       kept_.push_back(Kept{range, C});
     } else if (sink_ == Sink::into_c) {
       download_into_c(C, range);
+    } else if (sink_ == Sink::hand_over) {
+      handoff_.give(C, range);
     } else {
       download(C, range);
     }
@@ -271,7 +312,13 @@ class DeviceSide {
   // The panel's C into C's host arrays: row q of the panel starts at C's entry
   // c_row_map(order.rows(range.first + q)).
   void download_into_c(const Matrix& C, const PanelRange& range) {
-    const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C.row_map);
+    // On the download stream: a copy without one would wait for the device's
+    // thread's work too.
+    Kokkos::View<Off*, Kokkos::HostSpace> rm(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::hetero::panel_row_map"),
+        C.row_map.extent(0));
+    Kokkos::deep_copy(lanes_.down, rm, C.row_map);
+    lanes_.down.fence();
     const Kokkos::View<const Off*, Kokkos::HostSpace> panel_rm = rm;
     const auto c_rm = into_.row_map;
     const auto order_rows = order_.rows;
@@ -361,7 +408,7 @@ class DeviceSide {
   Matrix a_dev_, b_dev_, pending_;
   bool a_resident_ = false, b_resident_ = false, b_loaded_ = false;
   // What becomes of each panel's rows of C.
-  enum class Sink { stream, keep, count, into_c };
+  enum class Sink { stream, keep, count, into_c, hand_over };
   Sink sink_ = Sink::stream;
   Kokkos::View<Off*, Kokkos::HostSpace> counts_;  // count(): by row of A
   struct Into {                                   // run_into()'s destination
@@ -371,6 +418,59 @@ class DeviceSide {
     std::size_t chunk = 0;
     DownloadTally* tally = nullptr;
   } into_;
+  // run_into's panels of C between the device's thread, which gives one once
+  // the last one given has come down (two panels of C on the device at most:
+  // the one coming down and the one computing), and this one, which takes it.
+  class Handoff {
+   public:
+    Handoff() = default;
+    Handoff& operator=(Handoff&&) = delete;
+    void reset() {
+      next_.reset();
+      busy_ = finished_ = abandoned_ = false;
+    }
+    void give(const Matrix& C, const PanelRange& range) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return (!next_ && !busy_) || abandoned_; });
+      if (abandoned_) throw std::runtime_error("spgemm_hetero: the copies out stopped");
+      next_.emplace(C, range);
+      changed_.notify_all();
+    }
+    std::optional<std::pair<Matrix, PanelRange>> take() {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return next_.has_value() || finished_; });
+      if (!next_) return std::nullopt;
+      std::optional<std::pair<Matrix, PanelRange>> taken = std::move(next_);
+      next_.reset();
+      busy_ = true;
+      return taken;
+    }
+    void done() {
+      set([&] { busy_ = false; });
+    }
+    void finish() {
+      set([&] { finished_ = true; });
+    }
+    void abandon() {
+      set([&] {
+        abandoned_ = true;
+        busy_ = false;
+        next_.reset();
+      });
+    }
+
+   private:
+    template <class F>
+    void set(const F& f) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      f();
+      changed_.notify_all();
+    }
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::optional<std::pair<Matrix, PanelRange>> next_;
+    bool busy_ = false, finished_ = false, abandoned_ = false;
+  } handoff_;
   std::vector<Kept> kept_;
   Kokkos::View<std::int64_t*, Mem> rows_dev_;
   Slot<Stage> stage_[2];
