@@ -173,6 +173,8 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["model_host_only_ms"] = st.model_host_only * 1e3;
   state.counters["model_device_only_ms"] = st.model_device_only * 1e3;
   state.counters["model_split_ms"] = st.model_split * 1e3;
+  state.counters["model_fixed_device_ms"] = st.model_fixed_device * 1e3;
+  state.counters["model_fixed_host_ms"] = st.model_fixed_host * 1e3;
   state.counters["calib_ms"] = st.seconds_calibration * 1e3;
   state.counters["device_ms"] = st.seconds_device * 1e3;
   state.counters["device_compute_ms"] = st.seconds_device_compute * 1e3;

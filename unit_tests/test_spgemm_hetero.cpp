@@ -142,6 +142,46 @@ libra::HeteroOptions calibrating(double split_gain = 0.9) {
   return o;
 }
 
+// The fit through a side's two calibration calls, and the model with fixed
+// costs, on numbers worked by hand.
+TEST(SpgemmHetero, FixedCostsAreFittedAndModelled) {
+  // 2 ms for one row of 1,000 products, 12 ms for 11,000 more: 1 us a product
+  // over 10,000 products, so 1 ms of the first call is fixed.
+  const auto f = libra::impl::fit_side(2e-3, 1000, 12e-3, 11000);
+  EXPECT_NEAR(f.per_product, 1e-6, 1e-15);
+  EXPECT_NEAR(f.fixed, 1e-3, 1e-12);
+  // The one row slower than the rest (noise): the rate stays a tenth of the
+  // mean (14 ms / 12,000 products), the fixed cost what the rest leaves.
+  const auto noisy = libra::impl::fit_side(9e-3, 1000, 5e-3, 11000);
+  EXPECT_NEAR(noisy.per_product, 0.1 * 14e-3 / 12000, 1e-15);
+  EXPECT_NEAR(noisy.fixed, 5e-3 - 11000 * noisy.per_product, 1e-12);
+  // No fixed cost below 0.
+  EXPECT_EQ(libra::impl::fit_side(1e-3, 1000, 20e-3, 11000).fixed, 0);
+
+  libra::impl::HeteroRates r;
+  r.device = 1e-9;
+  r.host = 4e-9;
+  r.bytes_per_product = 2;
+  r.copy = 1e-10;
+  r.fixed_device = 3e-3;
+  r.fixed_host = 1e-3;
+  // 10^6 products: host 1 + 4 = 5 ms; device 3 + 1 + 0.2 = 4.2 ms; a split
+  // 3 + 0.8 + 0.2 = 4 ms, not half of 4.2: the device alone.
+  auto c = libra::impl::choose_share(r, 1e6, false, 0.5);
+  EXPECT_NEAR(c.seconds_host_only, 5e-3, 1e-12);
+  EXPECT_NEAR(c.seconds_device_only, 4.2e-3, 1e-12);
+  EXPECT_NEAR(c.seconds_split, 4e-3, 1e-12);
+  EXPECT_EQ(c.gpu_share, 1);
+  // 10^5 products: the fixed costs decide (host 1.4 ms, device 3.12 ms).
+  c = libra::impl::choose_share(r, 1e5, false, 0.5);
+  EXPECT_NEAR(c.seconds_host_only, 1.4e-3, 1e-12);
+  EXPECT_NEAR(c.seconds_device_only, 3.12e-3, 1e-12);
+  EXPECT_EQ(c.gpu_share, 0);
+  // Without fixed costs the device would have been chosen there.
+  r.fixed_device = r.fixed_host = 0;
+  EXPECT_EQ(libra::impl::choose_share(r, 1e5, false, 0.5).gpu_share, 1);
+}
+
 TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
@@ -156,6 +196,10 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
       const auto second = check(c, c.A, c.B, {}, &handle);
       EXPECT_FALSE(second.calibrated);
       EXPECT_EQ(second.k, first.k);
+      EXPECT_GE(first.model_fixed_device, 0);
+      EXPECT_GE(first.model_fixed_host, 0);
+      EXPECT_EQ(second.model_fixed_device, first.model_fixed_device);
+      EXPECT_EQ(second.model_fixed_host, first.model_fixed_host);
       expect_modelled_choice(second, 0.9);
     } else {
       // Fewer than two rows with products: the device takes them.

@@ -251,6 +251,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.model_host_only = c.seconds_host_only;
     st.model_device_only = c.seconds_device_only;
     st.model_split = c.seconds_split;
+    st.model_fixed_device = rates.fixed_device;
+    st.model_fixed_host = rates.fixed_host;
     return c.gpu_share;
   };
   if (R < 0 && rates.measured()) {
@@ -265,26 +267,50 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         order.size() - 1, order.position_of(static_cast<double>(order.total) - share));
     if (order.size() >= 2 && host_begin >= dev_end) {
       Kokkos::Timer calibration;
-      double t_dev = 0, t_host = 0;
-      const auto panels = device_panels(0, dev_end);
+      // Each side's first row alone, then the rest of its share (kept
+      // together: their rows adjoin), for its fixed cost beside its rate.
+      const std::size_t dev_one = dev_end >= 2 ? 1 : 0;
+      const std::size_t host_one =
+          order.size() - host_begin >= 2 ? host_begin + 1 : host_begin;
+      double t_dev[2] = {0, 0}, t_host[2] = {0, 0};
+      const auto one_panel = device_panels(0, dev_one);
+      const auto panels = device_panels(dev_one, dev_end);
       impl::run_sides(
           device, host,
           [&] {
             dev_side.load_b();
             Kokkos::Timer t;
+            dev_side.run(one_panel);
+            t_dev[0] = t.seconds();
+            t.reset();
             dev_side.run(panels);
-            t_dev = t.seconds();
+            t_dev[1] = t.seconds();
           },
           [&] {
             Kokkos::Timer t;
-            host_side.run(host_begin, order.size());
-            t_host = t.seconds();
+            host_side.run(host_begin, host_one);
+            t_host[0] = t.seconds();
+            t.reset();
+            host_side.run(host_one, order.size());
+            t_host[1] = t.seconds();
           });
       st.seconds_calibration = calibration.seconds();
       const std::uint64_t dev_products = order.products(0, dev_end);
       const std::uint64_t host_products = order.products(host_begin, order.size());
-      rates.device = std::max(t_dev, 1e-9) / static_cast<double>(dev_products);
-      rates.host = std::max(t_host, 1e-9) / static_cast<double>(host_products);
+      const auto fit = [](const double* t, std::uint64_t one, std::uint64_t all) {
+        if (one == 0) {  // a share of one row: no fixed cost told apart
+          return impl::SideFit{std::max(t[1], 1e-9) / static_cast<double>(all), 0};
+        }
+        return impl::fit_side(t[0], static_cast<double>(one), t[1],
+                              static_cast<double>(all - one));
+      };
+      const auto dev_fit = fit(t_dev, order.products(0, dev_one), dev_products);
+      const auto host_fit =
+          fit(t_host, order.products(host_begin, host_one), host_products);
+      rates.device = std::max(dev_fit.per_product, 1e-15);
+      rates.host = std::max(host_fit.per_product, 1e-15);
+      rates.fixed_device = dev_fit.fixed;
+      rates.fixed_host = host_fit.fixed;
       // C's bytes per product, from the calibration's rows of C in reach (the
       // device's are streamed away when they are not kept).
       std::uint64_t entries = 0, counted = host_products;

@@ -79,6 +79,9 @@ struct HeteroStats {
   // The model's seconds for each choice (impl/hetero_choice.hpp), when R was
   // chosen from measured rates; 0 otherwise.
   double model_host_only = 0, model_device_only = 0, model_split = 0;
+  // The fixed seconds per call the model gives each side (from the
+  // calibration's one-row calls; impl/hetero_choice.hpp).
+  double model_fixed_device = 0, model_fixed_host = 0;
   // One side took the whole product in one SpGEMM call on A and B themselves
   // (R = 1 with every row fitting the device, or R = 0): no ranking of rows
   // into panels and no assembly of pieces.
