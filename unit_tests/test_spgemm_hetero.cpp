@@ -142,6 +142,33 @@ libra::HeteroOptions calibrating(double split_gain = 0.9) {
   return o;
 }
 
+// A calibration's rows: every stride-th position of the ranking from `first`.
+TEST(SpgemmHetero, CalibrationSamplesEveryStrideThRow) {
+  libra::impl::HeteroOrder o;
+  o.rows = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("rows", 5);
+  o.cum = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>("cum", 6);
+  const std::int64_t rows[] = {5, 3, 9, 1, 7};
+  const std::uint64_t products[] = {2, 4, 1, 3, 5};
+  for (int p = 0; p < 5; ++p) {
+    o.rows(p) = rows[p];
+    o.cum(p + 1) = o.cum(p) + products[p];
+  }
+  o.total = o.cum(5);
+  const auto even = libra::impl::sample_order(o, 0, 2);
+  ASSERT_EQ(even.size(), 3u);
+  EXPECT_EQ(even.rows(0), 5);
+  EXPECT_EQ(even.rows(1), 9);
+  EXPECT_EQ(even.rows(2), 7);
+  EXPECT_EQ(even.products(0, 3), 8u);  // 2 + 1 + 5
+  EXPECT_EQ(even.products(1, 2), 1u);
+  const auto odd = libra::impl::sample_order(o, 1, 2);
+  ASSERT_EQ(odd.size(), 2u);
+  EXPECT_EQ(odd.rows(0), 3);
+  EXPECT_EQ(odd.rows(1), 1);
+  EXPECT_EQ(odd.total, 7u);  // 4 + 3
+  EXPECT_EQ(libra::impl::sample_order(o, 5, 2).size(), 0u);
+}
+
 // The fit through a side's two calibration calls, and the model with fixed
 // costs, on numbers worked by hand.
 TEST(SpgemmHetero, FixedCostsAreFittedAndModelled) {
@@ -209,8 +236,8 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
   }
 }
 
-// A split forced by a generous margin keeps the calibration's rows; a margin
-// of 0 never splits, and the side chosen recomputes them on A and B.
+// A split forced by a generous margin gives both sides rows; a margin of 0
+// never splits, and the side chosen takes A and B whole.
 TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
@@ -219,7 +246,7 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
       expect_modelled_choice(split, 1e30);
       EXPECT_GT(split.gpu_share, 0);
       EXPECT_LT(split.gpu_share, 1);
-      // Both sides computed their calibration rows.
+      // Both sides computed rows of C.
       EXPECT_GT(split.device_products, 0u);
       EXPECT_GT(split.host_products, 0u);
       EXPECT_TRUE(split.kept_on_device);

@@ -213,17 +213,23 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
                                            : std::size_t(1) << 20;
   // In-core when the rows fit half the device (panels cut for overlap only),
   // else out-of-core: panels that fit a third each.
-  const auto device_panels = [&](std::size_t begin, std::size_t end) {
-    const bool in_core = impl::rows_cost(order, Ah, begin, end, cost) <= memory.whole;
-    if (!in_core) st.out_of_core = true;
-    const std::uint64_t products = order.products(begin, end);
+  // Panels of positions [begin, end) of ranking o (`counts`: whether running
+  // them out of core makes the product out of core; not a calibration's).
+  const auto panels_of = [&](const impl::HeteroOrder& o, std::size_t begin,
+                             std::size_t end, bool counts) {
+    const bool in_core = impl::rows_cost(o, Ah, begin, end, cost) <= memory.whole;
+    if (!in_core && counts) st.out_of_core = true;
+    const std::uint64_t products = o.products(begin, end);
     // Kept panels need no overlap with their copies: one panel.
     const std::uint64_t per_panel =
         options.tuning.panel_products ? options.tuning.panel_products
         : keep                        ? std::max<std::uint64_t>(products, 1)
                : std::max<std::uint64_t>(products / 8, std::uint64_t(1) << 22);
-    return impl::plan_device_panels(order, Ah, begin, end, cost,
+    return impl::plan_device_panels(o, Ah, begin, end, cost,
                                     in_core ? memory.whole : memory.panel, per_panel);
+  };
+  const auto device_panels = [&](std::size_t begin, std::size_t end) {
+    return panels_of(order, begin, end, true);
   };
 
   impl::LanesLease<DevExec> lease(device);
@@ -240,9 +246,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
 
   // R: given; else chosen from the rates kept in the handle, or measured now
-  // on a share of the products from each end of the ranking
-  // (impl/hetero_choice.hpp).
-  std::size_t dev_begin = 0, host_end = order.size();
+  // on a sample of the ranking's rows for each side (impl/hetero_choice.hpp).
   double R = options.gpu_share;
   impl::HeteroRates rates = handle.impl_rates();
   const auto choose = [&] {
@@ -261,42 +265,49 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   if (R < 0 && order.total < options.tuning.split_min_products) R = 1;
   if (R < 0) {
-    const double share = options.calibration_share * static_cast<double>(order.total);
-    const std::size_t dev_end = std::max<std::size_t>(1, order.position_of(share));
-    const std::size_t host_begin = std::min(
-        order.size() - 1, order.position_of(static_cast<double>(order.total) - share));
-    if (order.size() >= 2 && host_begin >= dev_end) {
+    // Each side measures every stride-th row of the ranking (the device from
+    // position 0, the host from stride / 2): about calibration_share of the
+    // products each, sparse and dense rows as in the whole. Their rows of C
+    // are not kept: whichever way the product then runs, it computes every
+    // row once more.
+    const auto stride = static_cast<std::size_t>(
+        std::max(2.0, std::floor(1.0 / options.calibration_share)));
+    const impl::HeteroOrder dev_rows = impl::sample_order(order, 0, stride);
+    const impl::HeteroOrder host_rows = impl::sample_order(order, stride / 2, stride);
+    if (dev_rows.size() >= 1 && host_rows.size() >= 1) {
       Kokkos::Timer calibration;
-      // Each side's first row alone, then the rest of its share (kept
-      // together: their rows adjoin), for its fixed cost beside its rate.
-      const std::size_t dev_one = dev_end >= 2 ? 1 : 0;
-      const std::size_t host_one =
-          order.size() - host_begin >= 2 ? host_begin + 1 : host_begin;
+      dev_side.load_b();
+      impl::DeviceSide<S, O, Off, DevExec, HostMatrix> dev_cal(
+          lanes, dev_rows, Ah, Bh, a_resident ? &a_dev : nullptr, &dev_side.b(),
+          device_options);
+      dev_cal.keep_on_device(keep);
+      impl::HostSide<S, O, Off, HostExec> host_cal(host, host_rows, Ah, Bh, host_options);
+      // Each side's first row alone, then the rest, for its fixed cost beside
+      // its rate (impl::fit_side).
+      const std::size_t dev_one = dev_rows.size() >= 2 ? 1 : 0;
+      const std::size_t host_one = host_rows.size() >= 2 ? 1 : 0;
       double t_dev[2] = {0, 0}, t_host[2] = {0, 0};
-      const auto one_panel = device_panels(0, dev_one);
-      const auto panels = device_panels(dev_one, dev_end);
+      const auto one_panel = panels_of(dev_rows, 0, dev_one, false);
+      const auto panels = panels_of(dev_rows, dev_one, dev_rows.size(), false);
       impl::run_sides(
           device, host,
           [&] {
-            dev_side.load_b();
             Kokkos::Timer t;
-            dev_side.run(one_panel);
+            dev_cal.run(one_panel);
             t_dev[0] = t.seconds();
             t.reset();
-            dev_side.run(panels);
+            dev_cal.run(panels);
             t_dev[1] = t.seconds();
           },
           [&] {
             Kokkos::Timer t;
-            host_side.run(host_begin, host_one);
+            host_cal.run(0, host_one);
             t_host[0] = t.seconds();
             t.reset();
-            host_side.run(host_one, order.size());
+            host_cal.run(host_one, host_rows.size());
             t_host[1] = t.seconds();
           });
       st.seconds_calibration = calibration.seconds();
-      const std::uint64_t dev_products = order.products(0, dev_end);
-      const std::uint64_t host_products = order.products(host_begin, order.size());
       const auto fit = [](const double* t, std::uint64_t one, std::uint64_t all) {
         if (one == 0) {  // a share of one row: no fixed cost told apart
           return impl::SideFit{std::max(t[1], 1e-9) / static_cast<double>(all), 0};
@@ -304,34 +315,24 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         return impl::fit_side(t[0], static_cast<double>(one), t[1],
                               static_cast<double>(all - one));
       };
-      const auto dev_fit = fit(t_dev, order.products(0, dev_one), dev_products);
-      const auto host_fit =
-          fit(t_host, order.products(host_begin, host_one), host_products);
+      const auto dev_fit = fit(t_dev, dev_rows.products(0, dev_one), dev_rows.total);
+      const auto host_fit = fit(t_host, host_rows.products(0, host_one), host_rows.total);
       rates.device = std::max(dev_fit.per_product, 1e-15);
       rates.host = std::max(host_fit.per_product, 1e-15);
       rates.fixed_device = dev_fit.fixed;
       rates.fixed_host = host_fit.fixed;
       // C's bytes per product, from the calibration's rows of C in reach (the
       // device's are streamed away when they are not kept).
-      std::uint64_t entries = 0, counted = host_products;
-      for (const auto& p : host_side.pieces) entries += p.col.extent(0);
-      if (!dev_side.kept().empty()) counted += dev_products;
-      for (const auto& k : dev_side.kept()) entries += k.C.col_idx.extent(0);
+      std::uint64_t entries = 0, counted = host_rows.total;
+      for (const auto& p : host_cal.pieces) entries += p.col.extent(0);
+      if (!dev_cal.kept().empty()) counted += dev_rows.total;
+      for (const auto& k : dev_cal.kept()) entries += k.C.col_idx.extent(0);
       rates.bytes_per_product = static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
-                                static_cast<double>(counted);
+                                static_cast<double>(std::max<std::uint64_t>(counted, 1));
       st.k = rates.host / rates.device;
       st.calibrated = true;
       handle.impl_set_rates(rates);
       R = choose();
-      if (keep && (R <= 0 || R >= 1)) {
-        // One side takes all, on A and B as they are: the calibration's rows
-        // are computed again, which costs less than assembling C from pieces.
-        dev_side.discard_kept();
-        host_side.discard();
-      } else {
-        dev_begin = dev_end;
-        host_end = host_begin;
-      }
     } else {
       R = 1;  // too few rows to split: the device takes them
     }
@@ -347,8 +348,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   // One side takes everything: one SpGEMM on A and B as they are, C straight
   // into its arrays (no gather, no pieces).
-  const bool uncalibrated = dev_begin == 0 && host_end == order.size();
-  if (uncalibrated && R <= 0) {
+  if (R <= 0) {
     Kokkos::Timer t;
     const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
     st.seconds_host = t.seconds();
@@ -363,7 +363,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.host_rows = order.size();
     return done(C);
   }
-  if (uncalibrated && R >= 1 && keep && order.size() > 0) {
+  if (R >= 1 && keep && order.size() > 0) {
     Kokkos::Timer t;
     DevMatrix a_d, b_d;
     if constexpr (on_device) {
@@ -425,8 +425,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   // Out of core, the device alone: C's rows counted first, then each panel's C
   // straight into C's host arrays (Tuning::count_first).
-  if (uncalibrated && R >= 1 && !all_in_core && options.tuning.count_first &&
-      order.size() > 0) {
+  if (R >= 1 && !all_in_core && options.tuning.count_first && order.size() > 0) {
     Kokkos::Timer t;
     const auto panels = device_panels(0, order.size());
     Kokkos::Timer counting;
@@ -465,9 +464,10 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     return done(C);
   }
 
-  const std::size_t split = std::clamp(
-      order.position_of(R * static_cast<double>(order.total)), dev_begin, host_end);
-  const auto panels = device_panels(dev_begin, split);
+  const std::size_t split =
+      std::clamp(order.position_of(R * static_cast<double>(order.total)), std::size_t(0),
+                 order.size());
+  const auto panels = device_panels(0, split);
   double t_dev = 0, t_host = 0;
   impl::run_sides(
       device, host,
@@ -478,7 +478,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       },
       [&] {
         Kokkos::Timer t;
-        host_side.run(split, host_end);
+        host_side.run(split, order.size());
         t_host = t.seconds();
       });
   st.seconds_device = t_dev;

@@ -29,9 +29,9 @@ struct HeteroOptions {
   // each, A streamed in and C assembled in host memory (out-of-core); B must
   // fit half of the budget.
   std::size_t device_memory = 0;
-  // The share of the products each side computes to measure K (their results
-  // are kept). The device takes its share from the top of the ranking, the host
-  // from the bottom.
+  // About the share of the products each side computes to measure K: every
+  // (1 / share)-th row of the ranking, the device's from the first, the host's
+  // from the middle of the first stride (their rows of C are not kept).
   double calibration_share = 0.02;
 
   struct Tuning {
@@ -101,7 +101,7 @@ struct HeteroStats {
   bool counted_beside = false;
   std::uint64_t products = 0;
   std::uint64_t nnz_c = 0;
-  std::uint64_t device_products = 0;  // calibration included
+  std::uint64_t device_products = 0;  // of C's rows (not the calibration's)
   std::uint64_t host_products = 0;
   std::size_t device_rows = 0;
   std::size_t host_rows = 0;

@@ -192,13 +192,8 @@ class DeviceSide {
   std::vector<Piece> pieces() { return downloads_.finish(); }
   // C's rows of every panel run while keeping them on the device.
   const std::vector<Kept>& kept() const { return kept_; }
-  // Forgets the kept panels (a calibration's, when one side then takes all).
-  void discard_kept() {
-    kept_.clear();
-    products = 0;
-    rows = 0;
-    panels_run = 0;
-  }
+  // B on the device (after load_b()), for another side over the same B.
+  const Matrix& b() const { return b_dev_; }
   double copy_out_seconds() const { return downloads_.copy_seconds; }
   std::uint64_t bytes_up = 0, bytes_down = 0, products = 0;
   std::size_t rows = 0;
@@ -502,13 +497,6 @@ class HostSide {
     pieces.push_back(Piece{begin, end, C.row_map, C.col_idx, C.values});
     rows += end - begin;
     products += order_.products(begin, end);
-  }
-
-  // Forgets the pieces (a calibration's, when one side then takes all).
-  void discard() {
-    pieces.clear();
-    rows = 0;
-    products = 0;
   }
 
   std::vector<Piece> pieces;
