@@ -246,9 +246,18 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
       expect_modelled_choice(split, 1e30);
       EXPECT_GT(split.gpu_share, 0);
       EXPECT_LT(split.gpu_share, 1);
-      // Both sides computed rows of C.
+      // The device computed the ranking's rows up to R of the products, the
+      // host the rest (none when R falls inside the last row: lp_afiro).
+      const HostMatrix Ah =
+          libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+      const HostMatrix Bh =
+          libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+      const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
+      const std::size_t at =
+          order.position_of(split.gpu_share * static_cast<double>(order.total));
       EXPECT_GT(split.device_products, 0u);
-      EXPECT_GT(split.host_products, 0u);
+      EXPECT_EQ(split.device_products, order.cum(at));
+      EXPECT_EQ(split.host_products, order.total - order.cum(at));
       EXPECT_TRUE(split.kept_on_device);
     }
     const auto single = check(c, c.A, c.B, calibrating(0), nullptr);

@@ -265,14 +265,17 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   if (R < 0 && order.total < options.tuning.split_min_products) R = 1;
   if (R < 0) {
-    // Each side measures every stride-th row of the ranking (the device from
-    // position 0, the host from stride / 2): about calibration_share of the
-    // products each, sparse and dense rows as in the whole. Their rows of C
-    // are not kept: whichever way the product then runs, it computes every
-    // row once more.
+    // Each side measures every stride-th row of the ranking (the host from
+    // stride / 2, the device from position 0 with a stride
+    // Tuning::device_calibration_scale times shorter): sparse and dense rows
+    // as in the whole. Their rows of C are not kept: whichever way the
+    // product then runs, it computes every row once more.
     const auto stride = static_cast<std::size_t>(
         std::max(2.0, std::floor(1.0 / options.calibration_share)));
-    const impl::HeteroOrder dev_rows = impl::sample_order(order, 0, stride);
+    const auto dev_stride = static_cast<std::size_t>(std::max(
+        1.0, std::floor(static_cast<double>(stride) /
+                        std::max(1.0, options.tuning.device_calibration_scale))));
+    const impl::HeteroOrder dev_rows = impl::sample_order(order, 0, dev_stride);
     const impl::HeteroOrder host_rows = impl::sample_order(order, stride / 2, stride);
     if (dev_rows.size() >= 1 && host_rows.size() >= 1) {
       Kokkos::Timer calibration;
@@ -289,24 +292,21 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       double t_dev[2] = {0, 0}, t_host[2] = {0, 0};
       const auto one_panel = panels_of(dev_rows, 0, dev_one, false);
       const auto panels = panels_of(dev_rows, dev_one, dev_rows.size(), false);
-      impl::run_sides(
-          device, host,
-          [&] {
-            Kokkos::Timer t;
-            dev_cal.run(one_panel);
-            t_dev[0] = t.seconds();
-            t.reset();
-            dev_cal.run(panels);
-            t_dev[1] = t.seconds();
-          },
-          [&] {
-            Kokkos::Timer t;
-            host_cal.run(0, host_one);
-            t_host[0] = t.seconds();
-            t.reset();
-            host_cal.run(host_one, host_rows.size());
-            t_host[1] = t.seconds();
-          });
+      // One side after the other, on this thread: side by side, the host's
+      // OpenMP threads took the cores the device's thread needed, and the
+      // device's rate came out 3-10x too slow (ca-AstroPh on an H100 machine).
+      Kokkos::Timer t;
+      dev_cal.run(one_panel);
+      t_dev[0] = t.seconds();
+      t.reset();
+      dev_cal.run(panels);
+      t_dev[1] = t.seconds();
+      t.reset();
+      host_cal.run(0, host_one);
+      t_host[0] = t.seconds();
+      t.reset();
+      host_cal.run(host_one, host_rows.size());
+      t_host[1] = t.seconds();
       st.seconds_calibration = calibration.seconds();
       const auto fit = [](const double* t, std::uint64_t one, std::uint64_t all) {
         if (one == 0) {  // a share of one row: no fixed cost told apart

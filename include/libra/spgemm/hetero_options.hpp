@@ -56,6 +56,11 @@ struct HeteroOptions {
     // assembly; a count pass more on the device). false: stream the panels
     // into host pieces and assemble C from them, as a split does.
     bool count_first = true;
+    // The device's calibration takes this many times calibration_share of the
+    // rows: a GPU fed 2% of a product's rows runs far below the rate it has
+    // on the whole (ca-AstroPh on an H100: modelled 39.9 ms for the device
+    // alone against 13 ms measured).
+    double device_calibration_scale = 4;
     // A measured choice splits only when the model expects the split to take
     // at most this share of the faster single side's time. On the H100
     // machine (16 host cores) no split of the R sweep (0.5..0.95) beat the
