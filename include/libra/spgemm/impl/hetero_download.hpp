@@ -28,19 +28,11 @@ struct DownloadTally {
   double seconds_transfer = 0;  // the copies' own seconds on their stream
 };
 
-// Entries per block of a copy out of n entries: 2^14, or n / 64 when that is
-// fewer (at least 1), so that small chunks (tests' chunks of 7 entries) still
-// cut rows across blocks.
-inline std::uint64_t copy_block_entries(std::uint64_t n) {
-  return std::max<std::uint64_t>(1,
-                                 std::min<std::uint64_t>(std::uint64_t(1) << 14, n / 64));
-}
-
 // Copies entries [e0, e1) of a device piece, held at src_col / src_val (entry
 // e0 first), into C: row p of the piece (offsets rm on the host) starts at
-// C's entry dest(p). Blocks of entries run in parallel on `host`; where
-// `contiguous`, the piece's rows lie in C in order (dest(p) = dest(0) + rm(p))
-// and each block is one copy, else each copies the pieces of the rows it meets.
+// C's entry dest(p). Rows run in parallel on `host`; where `contiguous`, the
+// piece's rows lie in C in order (dest(p) = dest(0) + rm(p)) and the copy is
+// one range split into blocks.
 template <class HostExec, class S, class O, class Off, class Dest>
 void copy_out_entries(const HostExec& host, const Off* rm, std::size_t rows,
                       std::uint64_t e0, std::uint64_t e1, const O* src_col,
@@ -63,31 +55,26 @@ void copy_out_entries(const HostExec& host, const Off* rm, std::size_t rows,
     host.fence();
     return;
   }
-  // Blocks of entries, each copying the pieces of the rows it meets: a chunk
-  // may lie in one or two rows of a hub (R-MAT 19's longest rows of C hold
-  // ~10^5 entries), which a loop over rows gave to one or two threads.
-  const std::uint64_t block = copy_block_entries(e1 - e0);
-  const std::uint64_t blocks = (e1 - e0 + block - 1) / block;
+  // The rows the range touches: from the last starting at or before e0 to the
+  // first starting at or after e1.
+  const Off* end = rm + rows + 1;
+  const auto p0 =
+      static_cast<std::int64_t>(std::upper_bound(rm, end, static_cast<Off>(e0)) - rm - 1);
+  const auto p1 =
+      static_cast<std::int64_t>(std::lower_bound(rm, end, static_cast<Off>(e1)) - rm);
   Kokkos::parallel_for(
       "libra::spgemm::hetero::copy_out_rows",
-      Kokkos::RangePolicy<HostExec, Kokkos::IndexType<std::int64_t>>(
-          host, 0, static_cast<std::int64_t>(blocks)),
-      [=](const std::int64_t b) {
-        const std::uint64_t lo = e0 + static_cast<std::uint64_t>(b) * block;
-        const std::uint64_t hi = std::min(e1, lo + block);
-        // The last row starting at or before lo, then each row until hi.
-        auto p = static_cast<std::size_t>(
-            std::upper_bound(rm, rm + rows + 1, static_cast<Off>(lo)) - rm - 1);
-        for (std::uint64_t e = lo; e < hi; ++p) {
-          const std::uint64_t end = std::min<std::uint64_t>(rm[p + 1], hi);
-          if (end <= e) continue;  // an empty row
-          const std::uint64_t at =
-              static_cast<std::uint64_t>(dest(static_cast<std::int64_t>(p))) +
-              (e - rm[p]);
-          std::memcpy(c_col + at, src_col + (e - e0), (end - e) * sizeof(O));
-          std::memcpy(c_val + at, src_val + (e - e0), (end - e) * sizeof(S));
-          e = end;
-        }
+      Kokkos::RangePolicy<HostExec, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::IndexType<std::int64_t>>(
+          host, std::max<std::int64_t>(0, p0),
+          std::min<std::int64_t>(p1, static_cast<std::int64_t>(rows))),
+      [=](const std::int64_t p) {
+        const std::uint64_t lo = std::max<std::uint64_t>(rm[p], e0);
+        const std::uint64_t hi = std::min<std::uint64_t>(rm[p + 1], e1);
+        if (hi <= lo) return;
+        const std::uint64_t at = static_cast<std::uint64_t>(dest(p)) + (lo - rm[p]);
+        std::memcpy(c_col + at, src_col + (lo - e0), (hi - lo) * sizeof(O));
+        std::memcpy(c_val + at, src_val + (lo - e0), (hi - lo) * sizeof(S));
       });
   host.fence();
 }
