@@ -35,7 +35,6 @@
 #include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_sides.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
-#include "libra/util/huge_pages.hpp"
 #include "libra/util/memory_budget.hpp"
 
 namespace libra {
@@ -389,13 +388,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
           Cd.row_map.extent(0));
       Kokkos::deep_copy(rm, Cd.row_map);
-      const auto nnz = static_cast<std::size_t>(Cd.nnz());
-      Kokkos::View<O*, Kokkos::HostSpace> col(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-      Kokkos::View<S*, Kokkos::HostSpace> val(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-      impl::advise_huge_pages(col);  // first touched by the copies out
-      impl::advise_huge_pages(val);
+      const auto [col, val] =
+          impl::host_entries<O, S>(static_cast<std::size_t>(Cd.nnz()));
       impl::DownloadTally tally;
       const Kokkos::View<const Off*, Kokkos::HostSpace> offsets = rm;
       Kokkos::Timer download;
@@ -431,13 +425,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     Kokkos::Timer counting;
     const auto row_map = dev_side.count(panels, static_cast<std::size_t>(A.num_rows));
     st.seconds_count = counting.seconds();
-    const auto nnz = static_cast<std::size_t>(row_map(row_map.extent(0) - 1));
-    Kokkos::View<O*, Kokkos::HostSpace> col(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
-    Kokkos::View<S*, Kokkos::HostSpace> val(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
-    impl::advise_huge_pages(col);  // first touched by the copies out
-    impl::advise_huge_pages(val);
+    const auto [col, val] = impl::host_entries<O, S>(
+        static_cast<std::size_t>(row_map(row_map.extent(0) - 1)));
     impl::DownloadTally tally;
     dev_side.run_into(panels, row_map, col.data(), val.data(), download_entries, tally);
     lanes.fence_all();

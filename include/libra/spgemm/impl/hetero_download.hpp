@@ -13,11 +13,27 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "libra/core/exec_lanes.hpp"
 #include "libra/spgemm/impl/hetero_copy_out.hpp"
+#include "libra/util/huge_pages.hpp"
 
 namespace libra::impl {
+
+// C's column and value arrays in host memory for nnz entries, uninitialised,
+// with huge pages asked for before the copies out first touch them.
+template <class O, class S>
+std::pair<Kokkos::View<O*, Kokkos::HostSpace>, Kokkos::View<S*, Kokkos::HostSpace>>
+host_entries(std::size_t nnz) {
+  Kokkos::View<O*, Kokkos::HostSpace> col(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::col_idx"), nnz);
+  Kokkos::View<S*, Kokkos::HostSpace> val(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::values"), nnz);
+  advise_huge_pages(col);
+  advise_huge_pages(val);
+  return {col, val};
+}
 
 // What the downloads of one call did (HeteroStats).
 struct DownloadTally {
