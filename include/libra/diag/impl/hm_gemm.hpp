@@ -17,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "libra/core/dynamic_range.hpp"
 #include "libra/diag/impl/diagonal_set.hpp"
 #include "libra/format/diagonal.hpp"
 
@@ -77,10 +78,8 @@ void hm_pairs(const Exec& exec, const P& pr) {
   const std::int64_t dg_a = static_cast<std::int64_t>(pr.a.diag.extent(0));
   const std::int64_t m = pr.c.num_rows, n = pr.c.num_cols;
   const std::int64_t k = pr.ta ? pr.a.num_rows : pr.a.num_cols;
-  Kokkos::parallel_for(
-      "libra::diag::hm::pairs",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(exec, 0, dg_c),
-      KOKKOS_LAMBDA(const std::int64_t c) {
+  dynamic_for(
+      "libra::diag::hm::pairs", exec, 0, dg_c, 0, KOKKOS_LAMBDA(const std::int64_t c) {
         const std::int64_t f = pr.c.diag(c);
         S* out = pr.c.values.data();
         // C(i, i + f) is at oc + i; op(A)(i, i + d) at oa + i; op(B)(i + d, i + f) at ob

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "libra/core/dynamic_range.hpp"
 #include "libra/format/impl/row_builder.hpp"
 #include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
@@ -62,11 +63,9 @@ void copy_piece_rows(const Exec& exec, const HeteroOrder& order, const Pieces& p
     const auto pc = piece.col;
     const auto pv = piece.val;
     const auto first = piece.begin;
-    Kokkos::parallel_for(
-        "libra::spgemm::hetero::copy_rows",
-        Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(
-            exec, 0, piece.end - piece.begin),
-        [=](const std::size_t p) {
+    dynamic_for(
+        "libra::spgemm::hetero::copy_rows", exec, 0,
+        static_cast<std::int64_t>(piece.end - piece.begin), 0, [=](const std::int64_t p) {
           const auto at = row_map(rows(first + p));
           const auto len = rm(p + 1) - rm(p);
           std::memcpy(col.data() + at, pc.data() + rm(p), sizeof(*pc.data()) * len);

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <utility>
 
+#include "libra/core/dynamic_range.hpp"
 #include "libra/core/exec_lanes.hpp"
 #include "libra/spgemm/impl/hetero_copy_out.hpp"
 #include "libra/util/huge_pages.hpp"
@@ -78,20 +79,17 @@ void copy_out_entries(const HostExec& host, const Off* rm, std::size_t rows,
       static_cast<std::int64_t>(std::upper_bound(rm, end, static_cast<Off>(e0)) - rm - 1);
   const auto p1 =
       static_cast<std::int64_t>(std::lower_bound(rm, end, static_cast<Off>(e1)) - rm);
-  Kokkos::parallel_for(
-      "libra::spgemm::hetero::copy_out_rows",
-      Kokkos::RangePolicy<HostExec, Kokkos::Schedule<Kokkos::Dynamic>,
-                          Kokkos::IndexType<std::int64_t>>(
-          host, std::max<std::int64_t>(0, p0),
-          std::min<std::int64_t>(p1, static_cast<std::int64_t>(rows))),
-      [=](const std::int64_t p) {
-        const std::uint64_t lo = std::max<std::uint64_t>(rm[p], e0);
-        const std::uint64_t hi = std::min<std::uint64_t>(rm[p + 1], e1);
-        if (hi <= lo) return;
-        const std::uint64_t at = static_cast<std::uint64_t>(dest(p)) + (lo - rm[p]);
-        std::memcpy(c_col + at, src_col + (lo - e0), (hi - lo) * sizeof(O));
-        std::memcpy(c_val + at, src_val + (lo - e0), (hi - lo) * sizeof(S));
-      });
+  dynamic_for("libra::spgemm::hetero::copy_out_rows", host, std::max<std::int64_t>(0, p0),
+              std::min<std::int64_t>(p1, static_cast<std::int64_t>(rows)), 0,
+              [=](const std::int64_t p) {
+                const std::uint64_t lo = std::max<std::uint64_t>(rm[p], e0);
+                const std::uint64_t hi = std::min<std::uint64_t>(rm[p + 1], e1);
+                if (hi <= lo) return;
+                const std::uint64_t at =
+                    static_cast<std::uint64_t>(dest(p)) + (lo - rm[p]);
+                std::memcpy(c_col + at, src_col + (lo - e0), (hi - lo) * sizeof(O));
+                std::memcpy(c_val + at, src_val + (lo - e0), (hi - lo) * sizeof(S));
+              });
   host.fence();
 }
 

@@ -9,6 +9,7 @@
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
+#include "libra/core/dynamic_range.hpp"
 #include "libra/format/convert.hpp"
 #include "libra/spgemm/impl/outer_expand.hpp"
 #include "libra/spgemm/impl/outer_plan.hpp"
@@ -105,14 +106,12 @@ std::uint64_t unique_rows_host(
     const Kokkos::View<std::uint64_t*, typename Exec::memory_space>& unique) {
   std::uint64_t handled = 0;
   if constexpr (is_host_exec<Exec>) {
-    Kokkos::parallel_reduce(
-        "libra::spgemm::outer::unique_spa",
-        Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                            Kokkos::IndexType<std::int64_t>>(exec, 0, plan.num_rows),
-        UniqueWithSpa<Exec, O>{
-            rows_of, unique, plan.spa_seen, Kokkos::Experimental::UniqueToken<Exec>(exec),
-            static_cast<std::uint64_t>(plan.num_cols), plan.sort_columns},
-        handled);
+    dynamic_reduce("libra::spgemm::outer::unique_spa", exec, 0, plan.num_rows, 0,
+                   UniqueWithSpa<Exec, O>{rows_of, unique, plan.spa_seen,
+                                          Kokkos::Experimental::UniqueToken<Exec>(exec),
+                                          static_cast<std::uint64_t>(plan.num_cols),
+                                          plan.sort_columns},
+                   handled);
   }
   return handled;
 }
@@ -344,14 +343,11 @@ void outer_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     if (plan.host_dense()) {
       if constexpr (is_host_exec<Exec>) {
         std::uint64_t rows = 0;
-        Kokkos::parallel_reduce(
-            "libra::spgemm::outer::accumulate_spa",
-            Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                                Kokkos::IndexType<std::int64_t>>(exec, 0, A.num_rows),
-            AccumulateWithSpa<Exec, S, O, Off>{
-                rows_of, vals, plan.c.row_map, plan.c.col, c_val, plan.spa_acc,
-                Kokkos::Experimental::UniqueToken<Exec>(exec)},
-            rows);
+        dynamic_reduce("libra::spgemm::outer::accumulate_spa", exec, 0, A.num_rows, 0,
+                       AccumulateWithSpa<Exec, S, O, Off>{
+                           rows_of, vals, plan.c.row_map, plan.c.col, c_val, plan.spa_acc,
+                           Kokkos::Experimental::UniqueToken<Exec>(exec)},
+                       rows);
         st.paths.accumulate_host_dense += rows;
       }
     } else {

@@ -13,6 +13,7 @@
 
 #include "libra/algorithms/scan.hpp"
 #include "libra/core/checked.hpp"
+#include "libra/core/dynamic_range.hpp"
 #include "libra/core/fill.hpp"
 #include "libra/core/kernel_lanes.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
@@ -34,17 +35,17 @@ struct type_tag {
   using type = T;
 };
 
-template <class Exec, class... Tag>
-using DynamicRows = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                                        Kokkos::IndexType<std::int64_t>, Tag...>;
-
-// The host accumulator f's passes: its blocks of rows, taken dynamically
-// (HostDenseRows::blocks, ::chunk).
-template <class... Tag, class Exec, class F>
-DynamicRows<Exec, Tag...> host_row_blocks(const Exec& exec, const F& f) {
+// A pass of the host accumulator f (the sum its passes count into, if any)
+// over its blocks of rows, taken dynamically (HostDenseRows::blocks, ::chunk).
+template <class Tag = void, class Exec, class F, class... Sum>
+void host_row_blocks(const char* label, const Exec& exec, const F& f, Sum&... sum) {
   const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
-  return DynamicRows<Exec, Tag...>(exec, 0, F::blocks(f.num_rows),
-                                   Kokkos::ChunkSize(F::chunk(f.num_rows, workers)));
+  const std::int64_t chunk = F::chunk(f.num_rows, workers);
+  if constexpr (sizeof...(Sum) == 0) {
+    dynamic_for<Tag>(label, exec, 0, F::blocks(f.num_rows), chunk, f);
+  } else {
+    dynamic_reduce<Tag>(label, exec, 0, F::blocks(f.num_rows), chunk, f, sum...);
+  }
 }
 
 // One launch of the scratch kernels for bin b of `bins`.
@@ -380,8 +381,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.num_rows = static_cast<std::int64_t>(plan.num_rows);
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
-    Kokkos::parallel_reduce("libra::spgemm::panel::count_dense", host_row_blocks(exec, f),
-                            f, rows);
+    host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
     plan.rows_with_products = rows;
     if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
     const auto& dense = plan.dense_panels;
@@ -410,8 +410,8 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       st.paths.accumulate_host_dense += rows;
     }
     std::uint64_t flagged = 0;
-    Kokkos::parallel_reduce("libra::spgemm::panel::fill_dense",
-                            host_row_blocks<typename F::Fill>(exec, f), f, flagged);
+    host_row_blocks<typename F::Fill>("libra::spgemm::panel::fill_dense", exec, f,
+                                      flagged);
     st.paths.host_word_flags += flagged;
     if (dense.any()) {
       dense_panels_fill(
@@ -563,8 +563,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.c_val = c_val;
       f.dense = plan.dense_panels.rows;
       f.num_rows = static_cast<std::int64_t>(plan.num_rows);
-      Kokkos::parallel_for("libra::spgemm::panel::numeric_dense",
-                           host_row_blocks(exec, f), f);
+      host_row_blocks("libra::spgemm::panel::numeric_dense", exec, f);
       st.paths.accumulate_host_dense += plan.rows_with_products;
     }
   } else {

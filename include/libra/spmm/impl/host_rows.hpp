@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "libra/core/dynamic_range.hpp"
+
 namespace libra::impl {
 
 template <class Layout>
@@ -61,13 +63,10 @@ template <class Exec, class AType, class XView, class YView>
 void spmm_host_rows(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                     typename YView::non_const_value_type alpha,
                     typename YView::non_const_value_type beta) {
-  using Policy = Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>,
-                                     Kokkos::IndexType<std::int64_t>>;
-  Policy policy(exec, 0, static_cast<std::int64_t>(A.num_rows));
-  policy.set_chunk_size(16);
-  Kokkos::parallel_for("libra::spmm::host_rows", policy,
-                       SpmmHostRows<AType, XView, YView>{A.row_map, A.col_idx, A.values,
-                                                         X, Y, alpha, beta});
+  dynamic_for("libra::spmm::host_rows", exec, 0, static_cast<std::int64_t>(A.num_rows),
+              16,
+              SpmmHostRows<AType, XView, YView>{A.row_map, A.col_idx, A.values, X, Y,
+                                                alpha, beta});
 }
 
 }  // namespace libra::impl
