@@ -269,17 +269,31 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
   }
 }
 
-// Small products (below split_min_products) go to the device without a
-// calibration.
-TEST(SpgemmHetero, SmallProductsRunOnTheDeviceUncalibrated) {
+// Small products (below split_min_products) go uncalibrated to the side whose
+// memory holds A and B: the device for device inputs, the host for host inputs
+// where the device's memory is not the host's.
+TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
+  constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
-    const auto st = check(c, c.A, c.B, {}, nullptr);
-    if (st.products < (std::uint64_t(1) << 24)) {
-      EXPECT_FALSE(st.calibrated);
-      EXPECT_EQ(st.gpu_share, 1);
-      EXPECT_EQ(st.device_only, st.products > 0);
+    if (libra::ref::spgemm_products(libra::test::to_ref(c.A), libra::test::to_ref(c.B)) >=
+        (std::uint64_t(1) << 24)) {
+      continue;
     }
+    const auto st = check(c, c.A, c.B, {}, nullptr);
+    EXPECT_FALSE(st.calibrated);
+    EXPECT_EQ(st.gpu_share, 1);
+    EXPECT_EQ(st.device_only, st.products > 0);
+    const HostMatrix Ah =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+    const HostMatrix Bh =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+    const auto sh = check(c, Ah, Bh, {}, nullptr);
+    EXPECT_FALSE(sh.calibrated);
+    EXPECT_EQ(sh.gpu_share, apart ? 0 : 1);
+    EXPECT_EQ(sh.host_only, apart);
+    EXPECT_EQ(sh.device_only, !apart && sh.products > 0);
+    EXPECT_EQ(sh.bytes_to_device, 0u);
   }
 }
 

@@ -262,7 +262,9 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     st.k = rates.host / rates.device;
     R = choose();
   }
-  if (R < 0 && order.total < options.tuning.split_min_products) R = 1;
+  // Small and nothing measured: the side whose memory holds A and B (its copies
+  // would cost more than the product; Tuning::split_min_products).
+  if (R < 0 && order.total < options.tuning.split_min_products) R = on_device ? 1 : 0;
   if (R < 0) {
     // Each side measures every stride-th row of the ranking (the host from
     // stride / 2, the device from position 0 with a stride

@@ -20,7 +20,8 @@ struct HeteroOptions {
   // over the device's, whichever the measured rates say is fastest; the rates
   // come from the handle's last calibration or else from one on these matrices.
   // Products with fewer than tuning.split_min_products products, with nothing
-  // measured, run on the device alone.
+  // measured, run on one side: the device when A and B are in its memory, else
+  // the host.
   double gpu_share = -1;
   // Bytes the device side may hold at once: B, two panels of A and of C in
   // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
@@ -68,11 +69,13 @@ struct HeteroOptions {
     // costs (two SpGEMM calls, the gathers, the device's thread beside 16
     // OpenMP threads, assembling C) are not in the model, hence the margin.
     double split_gain = 0.5;
-    // Below this many products (and with no rates in the handle) the device
-    // takes the product without calibrating: a calibration's fixed costs (a
-    // device call and a host call at once, copies) exceed such a product, and
-    // the H100 machine's 16 OpenMP threads cost 1.5-3 ms in fixed overheads
-    // where the device took 0.5-3 ms with the copies (abb313 .. Wiki-Vote).
+    // Below this many products (and with no rates in the handle) the side
+    // whose memory holds A and B takes the product without calibrating: a
+    // calibration's fixed costs (a call on each side) exceed such a product,
+    // and so do the copies to the other side. On the H100 machine the device
+    // with host inputs paid about 0.45 ms before any work (lp_afiro: 0.46 ms),
+    // while its 16 host threads took 0.07-2.5 ms on the shared matrices below
+    // 2^24 products.
     std::uint64_t split_min_products = std::uint64_t(1) << 24;
   } tuning;
 };
