@@ -85,6 +85,20 @@ libra::HeteroStats check(const Case& c, const M& A, const M& B,
   return st;
 }
 
+// Rows of A with at least one product.
+std::size_t rows_with_products(const Case& c) {
+  const auto a = libra::test::to_ref(c.A);
+  const auto b = libra::test::to_ref(c.B);
+  std::size_t rows = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    bool any = false;
+    for (auto q = a.ptr[i]; q < a.ptr[i + 1]; ++q)
+      any = any || b.ptr[a.col[q] + 1] > b.ptr[a.col[q]];
+    rows += any;
+  }
+  return rows;
+}
+
 libra::HeteroOptions with_share(double R) {
   libra::HeteroOptions o;
   o.gpu_share = R;
@@ -98,7 +112,9 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
     EXPECT_EQ(none.device_products, 0u);
     EXPECT_EQ(none.device_panels, 0);
     EXPECT_FALSE(none.calibrated);
-    EXPECT_TRUE(none.host_only);  // one host SpGEMM on A and B
+    EXPECT_TRUE(none.host_only);        // one host SpGEMM on A and B
+    EXPECT_EQ(none.device_memory, 0u);  // before any ranking or device budget
+    EXPECT_EQ(none.host_rows, rows_with_products(c));
     EXPECT_FALSE(none.device_only);
     const auto all = check(c, c.A, c.B, with_share(1), nullptr);
     EXPECT_EQ(all.host_products, 0u);
@@ -294,6 +310,8 @@ TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
     EXPECT_EQ(sh.host_only, apart);
     EXPECT_EQ(sh.device_only, !apart && sh.products > 0);
     EXPECT_EQ(sh.bytes_to_device, 0u);
+    // The host alone ran before any ranking or device budget.
+    EXPECT_EQ(sh.device_memory == 0, apart);
   }
 }
 

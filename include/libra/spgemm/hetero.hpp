@@ -167,8 +167,60 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   const bool a_resident = on_device && !options.tuning.stage_a;
 
+  const impl::ProductTotals work = impl::product_totals(Host(), Ah, Bh);
+  st.products = work.products;
+  SpgemmOptions host_options = options.spgemm;
+  host_options.progress = nullptr;
+  // R: given; else chosen from the rates kept in the handle, or measured now
+  // on a sample of the ranking's rows for each side (impl/hetero_choice.hpp).
+  double R = options.gpu_share;
+  // The stats of C, handed back with it.
+  const auto done = [&](Csr<S, O, Off, D> C) {
+    st.gpu_share = R;
+    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+    st.seconds_total = total.seconds();
+    if (stats) *stats = st;
+    return C;
+  };
+  // The host alone: one SpGEMM on A and B as they are, C straight into its
+  // arrays (no ranking, no gather, no pieces, nothing on the device).
+  const auto host_alone = [&] {
+    Kokkos::Timer t;
+    const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
+    st.seconds_host = t.seconds();
+    Csr<S, O, Off, D> C;
+    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+      C = impl::rebind_csr<D>(Ch);
+    } else {
+      C = impl::matrix_in<D>(Ch);
+    }
+    st.host_only = true;
+    st.host_products = work.products;
+    st.host_rows = work.rows;
+    return done(C);
+  };
+
+  impl::HeteroRates rates = handle.impl_rates();
+  const auto choose = [&] {
+    const impl::HeteroChoice c = impl::choose_share(
+        rates, static_cast<double>(work.products), on_device, options.tuning.split_gain);
+    st.model_host_only = c.seconds_host_only;
+    st.model_device_only = c.seconds_device_only;
+    st.model_split = c.seconds_split;
+    st.model_fixed_device = rates.fixed_device;
+    st.model_fixed_host = rates.fixed_host;
+    return c.gpu_share;
+  };
+  if (R < 0 && rates.measured()) {
+    st.k = rates.host / rates.device;
+    R = choose();
+  }
+  // Small and nothing measured: the side whose memory holds A and B (its copies
+  // would cost more than the product; Tuning::split_min_products).
+  if (R < 0 && work.products < options.tuning.split_min_products) R = on_device ? 1 : 0;
+  if (R == 0) return host_alone();
+
   const impl::HeteroOrder order = impl::affinity_order(Host(), Ah, Bh);
-  st.products = order.total;
 
   // The device's memory: B (unless it is there and the budget is the card's free
   // memory, which already leaves it out), two panels in flight, temporaries.
@@ -199,8 +251,6 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
           ? std::min<std::size_t>(options.spgemm.memory_budget, memory.spgemm_budget)
           : memory.spgemm_budget;
   device_options.progress = nullptr;
-  SpgemmOptions host_options = options.spgemm;
-  host_options.progress = nullptr;
   const impl::DeviceRowCost<S, O, Off> cost{static_cast<std::uint64_t>(B.num_cols)};
   // Every row's C fits the device beside the rest: panels of C can stay there
   // until C's host arrays exist (in core whatever R turns out to be).
@@ -244,28 +294,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   dev_side.keep_on_device(keep);
   impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
 
-  // R: given; else chosen from the rates kept in the handle, or measured now
-  // on a sample of the ranking's rows for each side (impl/hetero_choice.hpp).
-  double R = options.gpu_share;
-  impl::HeteroRates rates = handle.impl_rates();
-  const auto choose = [&] {
-    const impl::HeteroChoice c = impl::choose_share(
-        rates, static_cast<double>(order.total), on_device, options.tuning.split_gain);
-    st.model_host_only = c.seconds_host_only;
-    st.model_device_only = c.seconds_device_only;
-    st.model_split = c.seconds_split;
-    st.model_fixed_device = rates.fixed_device;
-    st.model_fixed_host = rates.fixed_host;
-    return c.gpu_share;
-  };
-  if (R < 0 && rates.measured()) {
-    st.k = rates.host / rates.device;
-    R = choose();
-  }
-  // Small and nothing measured: the side whose memory holds A and B (its copies
-  // would cost more than the product; Tuning::split_min_products).
-  if (R < 0 && order.total < options.tuning.split_min_products) R = on_device ? 1 : 0;
   if (R < 0) {
+    // Measured now, on a sample of the ranking's rows for each side.
     // Each side measures every stride-th row of the ranking (the host from
     // stride / 2, the device from position 0 with a stride
     // Tuning::device_calibration_scale times shorter): sparse and dense rows
@@ -338,32 +368,10 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       R = 1;  // too few rows to split: the device takes them
     }
   }
-  st.gpu_share = R;
-  // The stats of C, handed back with it.
-  const auto done = [&](Csr<S, O, Off, D> C) {
-    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
-    st.seconds_total = total.seconds();
-    if (stats) *stats = st;
-    return C;
-  };
 
   // One side takes everything: one SpGEMM on A and B as they are, C straight
   // into its arrays (no gather, no pieces).
-  if (R <= 0) {
-    Kokkos::Timer t;
-    const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
-    st.seconds_host = t.seconds();
-    Csr<S, O, Off, D> C;
-    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
-      C = impl::rebind_csr<D>(Ch);
-    } else {
-      C = impl::matrix_in<D>(Ch);
-    }
-    st.host_only = true;
-    st.host_products = order.total;
-    st.host_rows = order.size();
-    return done(C);
-  }
+  if (R <= 0) return host_alone();
   if (R >= 1 && keep && order.size() > 0) {
     Kokkos::Timer t;
     DevMatrix a_d, b_d;

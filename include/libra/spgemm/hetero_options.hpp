@@ -117,8 +117,10 @@ struct HeteroStats {
   // device_memory cut the device's rows into several panels (A streamed, C
   // assembled in host memory).
   bool out_of_core = false;
-  std::size_t device_memory = 0;  // the budget used
-  std::size_t panel_bytes = 0;    // the most one panel of A and C may take
+  // The budget used; 0 when the host took the product alone (R = 0 given or
+  // chosen before any ranking), which asks nothing of the device.
+  std::size_t device_memory = 0;
+  std::size_t panel_bytes = 0;  // the most one panel of A and C may take
   // Bytes copied to and from the device, and the seconds the copies took on
   // their streams; `exposed`: the seconds the device side waited for them.
   std::uint64_t bytes_to_device = 0;

@@ -69,6 +69,37 @@ inline HeteroOrder sample_order(const HeteroOrder& order, std::size_t first,
   return s;
 }
 
+// A * B's products and the rows of A that have any (A and B host-accessible,
+// Exec a host space): what decides R before any ranking.
+struct ProductTotals {
+  std::uint64_t products = 0;
+  std::size_t rows = 0;
+};
+template <class Exec, class Csr>
+ProductTotals product_totals(const Exec& exec, const Csr& A, const Csr& B) {
+  const auto a_rm = A.row_map;
+  const auto a_col = A.col_idx;
+  const auto b_rm = B.row_map;
+  const auto row_products = [=](const std::int64_t i) {
+    std::uint64_t p = 0;
+    for (auto q = a_rm(i); q < a_rm(i + 1); ++q)
+      p += static_cast<std::uint64_t>(b_rm(a_col(q) + 1) - b_rm(a_col(q)));
+    return p;
+  };
+  ProductTotals t;
+  const Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>> rows(exec, 0,
+                                                                        A.num_rows);
+  Kokkos::parallel_reduce(
+      "libra::spgemm::hetero::products", rows,
+      [=](const std::int64_t i, std::uint64_t& sum) { sum += row_products(i); },
+      t.products);
+  Kokkos::parallel_reduce(
+      "libra::spgemm::hetero::busy_rows", rows,
+      [=](const std::int64_t i, std::size_t& sum) { sum += row_products(i) > 0; },
+      t.rows);
+  return t;
+}
+
 // The ranking of A's rows (A and B host-accessible, Exec a host space).
 template <class Exec, class Csr>
 HeteroOrder affinity_order(const Exec& exec, const Csr& A, const Csr& B) {
