@@ -74,7 +74,7 @@ struct HeteroOptions {
     // calibration's fixed costs (a call on each side) exceed such a product,
     // and so do the copies to the other side. On the H100 machine the device
     // with host inputs paid about 0.45 ms before any work (lp_afiro: 0.46 ms),
-    // while its 16 host threads took 0.07-2.5 ms on the shared matrices below
+    // while its 16 host threads took 0.06-2.8 ms on the shared matrices below
     // 2^24 products.
     std::uint64_t split_min_products = std::uint64_t(1) << 24;
   } tuning;
