@@ -1,13 +1,14 @@
 // MSREP's SpMV over MPI ranks (libra::dist::Spmv), run by ctest under mpirun
 // with 1, 2 and 3 ranks: every part format (pCSR, pCSC, pCOO), version
 // (baseline, p, p-opt) and transport this build offers, y gathered whole or in
-// pieces, vectors and blocks,
+// pieces, or kept on the ranks (apply_local), vectors and blocks,
 // alpha/beta, short segments; y on rank 0 compared with the reference oracle;
 // the cut (balanced nonzeros or rows) and the path each rank ran asserted; a
 // failure on one rank thrown on every rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "libra/core/topology.hpp"
 #include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/impl/owned_rows.hpp"
 #include "libra/dist/impl/peer_copy.hpp"
 #include "libra/dist/spmv.hpp"
 #include "libra/io/read.hpp"
@@ -184,6 +186,92 @@ void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions&
   }
 }
 
+// y kept on the ranks (apply_local): every rank computes its rows of y into a
+// View of its own (starting, where beta is not 0, from the rows check_spmv
+// gives y), sends them to rank 0, which puts them in y at local_rows() and
+// compares y with the oracle. The ranks' rows must tile y. pCSC refuses.
+template <class Layout, bool Rank1>
+void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spmv& mv,
+                 PartFormat f, std::int64_t K, double alpha, double beta) {
+  SCOPED_TRACE("y kept on the ranks");
+  using Block = Kokkos::View<double**, Layout, Device>;
+  const auto [first, last] = mv.local_rows();
+  if (f == PartFormat::csc) {
+    EXPECT_EQ(last - first, 0);
+    EXPECT_THROW(mv.apply_local(alpha, beta, Block()), libra::dist::RemoteError);
+    return;
+  }
+  const std::int64_t rows = last - first;
+  // Rows [first, last) of y on this rank, beta's starting values as check_spmv's.
+  Block mine("y_local", static_cast<std::size_t>(rows), static_cast<std::size_t>(K));
+  auto h = Kokkos::create_mirror_view(mine);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    for (std::int64_t k = 0; k < K; ++k) {
+      h(i, k) = beta == 0 ? std::numeric_limits<double>::quiet_NaN()
+                          : libra::test::spmv_y(first + i, k);
+    }
+  }
+  Kokkos::deep_copy(mine, h);
+  const auto local = [&] {
+    if constexpr (Rank1) {
+      mv.apply_local(alpha, beta, Kokkos::subview(mine, Kokkos::ALL, 0));
+    } else {
+      mv.apply_local(alpha, beta, mine);
+    }
+    Kokkos::deep_copy(h, mine);
+  };
+  std::int64_t range[2] = {first, last};
+  if (comm.is_root()) {
+    std::int64_t covered = rows;
+    libra::test::check_spmv<double, Device, Layout, Rank1>(
+        a, K, alpha, beta, [&](const auto& x, const auto& y) {
+          mv.set_x(x);
+          local();
+          auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+          const auto put = [&](std::int64_t from, std::int64_t to, const auto& rows_of) {
+            for (std::int64_t i = from; i < to; ++i) {
+              for (std::int64_t k = 0; k < K; ++k) {
+                if constexpr (Rank1) {
+                  hy(i) = rows_of(i - from, k);
+                } else {
+                  hy(i, k) = rows_of(i - from, k);
+                }
+              }
+            }
+          };
+          EXPECT_EQ(first, 0);
+          put(first, last, h);
+          std::int64_t next = last;
+          for (int r = 1; r < comm.size(); ++r) {
+            MPI_Recv(range, 2, MPI_INT64_T, r, 71, comm.get(), MPI_STATUS_IGNORE);
+            EXPECT_EQ(range[0], next) << "rank " << r << "'s rows";
+            next = range[1];
+            covered += range[1] - range[0];
+            std::vector<double> v(static_cast<std::size_t>((range[1] - range[0]) * K));
+            MPI_Recv(v.data(), static_cast<int>(v.size()), MPI_DOUBLE, r, 72, comm.get(),
+                     MPI_STATUS_IGNORE);
+            put(range[0], range[1],
+                [&](std::int64_t i, std::int64_t k) { return v[i * K + k]; });
+          }
+          EXPECT_EQ(next, a.rows);
+          Kokkos::deep_copy(y, hy);
+        });
+    EXPECT_EQ(covered, a.rows) << "rows held";
+  } else {
+    mv.set_x(Block());
+    local();
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t k = 0; k < K; ++k) v.push_back(h(i, k));
+    }
+    MPI_Send(range, 2, MPI_INT64_T, 0, 71, comm.get());
+    MPI_Send(v.data(), static_cast<int>(v.size()), MPI_DOUBLE, 0, 72, comm.get());
+  }
+  if (K > 0 && rows > 0 && alpha != 0 && a.nnz() > 0) {
+    EXPECT_NE(mv.times().path, libra::SpmvPath::none);
+  }
+}
+
 // y = beta y + alpha A x through every rank, compared on rank 0 with the oracle.
 template <class Layout, bool Rank1>
 void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
@@ -216,6 +304,8 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
                         (Rank1 || std::is_same_v<Layout, Kokkos::LayoutRight>);
     EXPECT_EQ(mv.times().rows_into_y, into_y);
   }
+  check_local<Layout, Rank1>(comm, a, mv, o.format, K, alpha, beta);
+  check_path(o, K, mv.times().path);
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);
@@ -332,6 +422,42 @@ TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
     every_way(comm, empty, f);
     every_way(comm, tiny, f);
   }
+}
+
+// Which rows each part holds where y stays on the ranks, by hand. Ten rows in
+// four parts starting at lines 0, 3 (inside line 3), 3 (inside it again) and 7:
+// part 0 holds rows 0-3 and receives line 3 from parts 1 and 2; part 1 (line 3
+// alone) holds none; part 2 holds 4-6. Then eight rows where the holder of a
+// shared line (part 1, line 5) itself starts inside line 2 of part 0.
+TEST(DistSpmv, OwnedRowsByHand) {
+  using libra::dist::impl::owned_rows;
+  const std::vector<std::int64_t> start = {0, 3, 3, 7, 10}, flag = {0, 1, 1, 0, 0};
+  const auto p0 = owned_rows(start, flag, 0), p1 = owned_rows(start, flag, 1),
+             p2 = owned_rows(start, flag, 2), p3 = owned_rows(start, flag, 3);
+  EXPECT_EQ(std::make_pair(p0.first, p0.last), std::make_pair(0L, 4L));
+  EXPECT_EQ(std::make_pair(p1.first, p1.last), std::make_pair(4L, 4L));
+  EXPECT_EQ(std::make_pair(p2.first, p2.last), std::make_pair(4L, 7L));
+  EXPECT_EQ(std::make_pair(p3.first, p3.last), std::make_pair(7L, 10L));
+  EXPECT_EQ(p0.shared_from, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(p1.shared_from.empty() && p2.shared_from.empty() && p3.shared_from.empty());
+  EXPECT_EQ(p0.send_to, -1);
+  EXPECT_EQ(p1.send_to, 0);
+  EXPECT_EQ(p2.send_to, 0);
+  EXPECT_EQ(p3.send_to, -1);
+  EXPECT_EQ(p0.local_first, 0);
+  EXPECT_EQ(p2.local_first, 1);  // row 4 is part 2's second line
+  const std::vector<std::int64_t> s2 = {0, 2, 5, 5, 8}, f2 = {0, 1, 1, 1, 0};
+  const auto q0 = owned_rows(s2, f2, 0), q1 = owned_rows(s2, f2, 1),
+             q2 = owned_rows(s2, f2, 2), q3 = owned_rows(s2, f2, 3);
+  EXPECT_EQ(std::make_pair(q0.first, q0.last), std::make_pair(0L, 3L));
+  EXPECT_EQ(std::make_pair(q1.first, q1.last), std::make_pair(3L, 6L));
+  EXPECT_EQ(std::make_pair(q2.first, q2.last), std::make_pair(6L, 6L));
+  EXPECT_EQ(std::make_pair(q3.first, q3.last), std::make_pair(6L, 8L));
+  EXPECT_EQ(q0.shared_from, (std::vector<int>{1}));
+  EXPECT_EQ(q1.shared_from, (std::vector<int>{2, 3}));
+  EXPECT_EQ(q1.send_to, 0);
+  EXPECT_EQ(q2.send_to, 1);
+  EXPECT_EQ(q3.send_to, 1);
 }
 
 // A part cut into pieces of equal nonzeros, by hand: offsets 0 2 2 5 9 10 (five

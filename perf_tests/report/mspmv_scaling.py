@@ -9,7 +9,9 @@
 
 A version "p-opt:N" is p-opt with y sent in N pieces (`--pieces N`; plain
 "p-opt" lets the tool choose); "p-opt:N:ce" moves those pieces by rank 0's copy
-engines (`--piece-moves copy-engines`; "p-opt::ce" with the tool's pieces). `run` starts one job per (case, partition,
+engines (`--piece-moves copy-engines`; "p-opt::ce" with the tool's pieces). A
+version ending "@ranks" ("p-opt@ranks", "p@ranks") keeps y on the ranks (`--y-on
+ranks`: each rank its rows, only the rows two parts share move). `run` starts one job per (case, partition,
 version, ranks), one rank per GPU on
 GPU builds, and appends each job's --json report (plus "case") to the results
 file, so that an interrupted run keeps what it measured and --resume-like reuse
@@ -84,10 +86,13 @@ def run(args):
                     cmd = [args.mpiexec, "-np", str(np), "--bind-to", "none", args.libra,
                            "spmv", *source, "--partition", part, "--iterations",
                            str(args.iterations), "--json", *args.extra.split()]
+                    plain, _, where = version.partition("@")
+                    if where:
+                        cmd += ["--y-on", where]
                     if part != "rows":
                         # "p-opt:4": p-opt with y sent in 4 pieces (--pieces 4);
                         # "p-opt:4:ce": moved by copy engines.
-                        name, _, rest = version.partition(":")
+                        name, _, rest = plain.partition(":")
                         pieces, _, moves = rest.partition(":")
                         cmd += ["--version", name]
                         if pieces:
@@ -163,7 +168,9 @@ def report(args):
             "fastest rank's idle time, merge the exchange and merge on rank 0. Where y "
             "leaves in pieces (p-opt pCSR over NCCL, MPI or copy engines, `pieces` in the JSON) the "
             "exchange runs without a barrier: merge is then what rank 0 spends after the "
-            "slowest rank's compute, and wait the spread of the ranks' compute. Partition "
+            "slowest rank's compute, and wait the spread of the ranks' compute. Where y "
+            "stays on the ranks (versions ending @ranks, `y_on` in the JSON) merge is the "
+            "move of the rows two parts share and each rank's copy into its rows. Partition "
             "and distribute are once per matrix; overheads are relative to one iteration "
             "(partition) and to the iteration (merge).", "",
             "| case | part | version | ranks | iteration ms | compute | wait | merge | "

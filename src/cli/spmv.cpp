@@ -244,9 +244,10 @@ int run_spmv(SpmvArgs args) {
   if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
   if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0 ||
-      !args.piece_moves.empty() || !args.balance.empty()) {
+      !args.piece_moves.empty() || !args.balance.empty() || !args.y_on.empty()) {
     throw Failure(exit_usage,
-                  "--version, --transport, --pieces, --piece-moves and --balance choose "
+                  "--version, --transport, --pieces, --piece-moves, --balance and --y-on "
+                  "choose "
                   "how MPI ranks share the work; run under an MPI launcher (mpirun -np "
                   "P libra spmv ...)");
   }
@@ -357,6 +358,12 @@ Command add_spmv_command(CLI::App& parent) {
                   "nonzeros, the paper's; default) or merge-path (equal lines plus "
                   "nonzeros)")
       ->check(CLI::IsMember({"nonzeros", "merge-path"}));
+  app->add_option("--y-on", args->y_on,
+                  "Under mpirun, pcsr and pcoo: where y is computed into: root (default: "
+                  "gathered on rank 0 at every iteration) or ranks (each rank keeps its "
+                  "rows of y, only rows two parts share move; the timed iterations end "
+                  "there, and y is gathered once afterwards for the output and --check)")
+      ->check(CLI::IsMember({"root", "ranks"}));
   add_input_options(*app, args->input);
   app->footer(
       "seconds covers the multiplication (and, partitioned, the merge) only: not "

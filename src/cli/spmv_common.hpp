@@ -30,6 +30,7 @@ struct SpmvArgs {
   int pieces = -1;          // -1: not given (automatic)
   std::string piece_moves;  // empty: auto
   std::string balance;      // empty: nonzeros
+  std::string y_on;         // empty: root (gathered); ranks: apply_local
 };
 
 // x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.

@@ -1,6 +1,6 @@
 // `mpirun -np P libra spmv A [--partition rows|pcsr|pcsc|pcoo] [--version
 // baseline|p|p-opt] [--transport auto|host|mpi|nccl] [--pieces N] [--piece-moves
-// auto|transport|copy-engines]`: MSREP's SpMV on P ranks
+// auto|transport|copy-engines] [--y-on root|ranks]`: MSREP's SpMV on P ranks
 // (libra::dist::Spmv). Rank 0 reads A and x, writes y and the report; every rank
 // computes its part. A failure on any rank ends every rank with rank 0's message
 // and the failing rank's exit code.
@@ -104,6 +104,11 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
   o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
                   : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
                                                        : PieceMoves::automatic;
+  if (args.y_on == "ranks" && implied == "csc") {
+    throw Failure(exit_usage,
+                  "--y-on ranks keeps each rank's rows of y: pcsr or pcoo parts; pcsc "
+                  "parts each give a full-length partial y, summed on rank 0");
+  }
   o.timing = true;
   return o;
 }
@@ -136,6 +141,40 @@ std::vector<std::string> gather_strings(const dist::Comm& comm, const std::strin
   return out;
 }
 
+// --y-on ranks, after the timed iterations: every rank's rows [first, ...) of
+// y into Y on rank 0, for the output and --check.
+void gather_rows(const dist::Comm& comm, const DenseMatrix& mine, std::int64_t first,
+                 const DenseMatrix& Y) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mine);
+  const std::int64_t K = static_cast<std::int64_t>(mine.extent(1));
+  std::vector<double> rows;  // row by row
+  for (std::size_t i = 0; i < h.extent(0); ++i) {
+    for (std::size_t k = 0; k < h.extent(1); ++k) rows.push_back(h(i, k));
+  }
+  const std::vector<std::int64_t> firsts = [&] {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(comm.size()));
+    MPI_Gather(&first, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, 0, comm.get());
+    return all;
+  }();
+  int count = static_cast<int>(rows.size());
+  std::vector<int> counts(static_cast<std::size_t>(comm.size())), displs(counts.size());
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm.get());
+  if (comm.is_root()) {
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      displs[r] = static_cast<int>(firsts[r] * K);  // the ranks' rows tile y
+    }
+  }
+  auto hy = Kokkos::create_mirror_view(Y);
+  std::vector<double> all(comm.is_root() ? Y.extent(0) * Y.extent(1) : 0);
+  MPI_Gatherv(rows.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
+              MPI_DOUBLE, 0, comm.get());
+  if (!comm.is_root()) return;
+  for (std::size_t i = 0; i < hy.extent(0); ++i) {
+    for (std::size_t k = 0; k < hy.extent(1); ++k) hy(i, k) = all[i * hy.extent(1) + k];
+  }
+  Kokkos::deep_copy(Y, hy);
+}
+
 template <class M>
 Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOptions& o,
               const M& A, const DenseMatrix& X, const DenseMatrix& Y) {
@@ -152,8 +191,20 @@ Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOpti
     mv.set_x(X);
   }
   run.x_seconds = mv.times().x_seconds;
+  const bool on_ranks = args.y_on == "ranks";
+  const auto [first, last] = mv.local_rows();
+  const DenseMatrix mine =
+      on_ranks ? DenseMatrix(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                std::string("libra::cli::y_local")),
+                             static_cast<std::size_t>(last - first),
+                             static_cast<std::size_t>(mv.columns()))
+               : DenseMatrix();
   for (int r = 0; r < args.iterations; ++r) {
-    if (mv.columns() == 1) {
+    if (on_ranks && mv.columns() == 1) {
+      mv.apply_local(1.0, 0.0, Kokkos::subview(mine, Kokkos::ALL, 0));
+    } else if (on_ranks) {
+      mv.apply_local(1.0, 0.0, mine);
+    } else if (mv.columns() == 1) {
       mv.apply(1.0, 0.0, y1);
     } else {
       mv.apply(1.0, 0.0, Y);
@@ -170,6 +221,7 @@ Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOpti
   }
   run.setup = mv.setup();
   run.paths = gather_strings(comm, to_string(mv.times().path));
+  if (on_ranks) gather_rows(comm, mine, first, Y);
   return run;
 }
 
@@ -217,6 +269,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["transport"] = to_string(s.transport);
     j["transport_detail"] = s.transport_detail;
     j["merge_on_host"] = s.merge_on_host;
+    j["y_on"] = args.y_on == "ranks" ? "ranks" : "root";
     j["pieces"] = s.pieces;  // 0: y gathered whole
     if (s.pieces > 0) j["piece_moves"] = to_string(s.piece_moves);
     j["paths"] = run.paths;
@@ -261,7 +314,12 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
         static_cast<long long>(*hi), to_string(s.transport), s.transport_detail.c_str());
     std::fprintf(stream, "rank 0: %d host thread(s), %s\n",
                  Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
-    if (s.pieces > 0) {
+    if (args.y_on == "ranks") {
+      std::fprintf(stream,
+                   "y stays on the ranks (each keeps its rows; the rows two parts "
+                   "share move): merge is that move and the copy into each rank's "
+                   "rows\n");
+    } else if (s.pieces > 0) {
       std::fprintf(stream,
                    "y leaves each rank in %d piece(s), each moved once computed (%s): "
                    "merge is what follows the slowest rank's compute\n",

@@ -9,6 +9,7 @@
 //   libra::dist::Spmv<Kokkos::Cuda, double> mv(comm, exec, A, o);  // collective
 //   mv.set_x(x);                  // collective; x (cols x K, or a vector) on rank 0
 //   mv.apply(1.0, 0.0, y);        // collective; y = beta y + alpha A x on rank 0
+//   mv.apply_local(1.0, 0.0, yr); // or: each rank keeps its rows of y, local_rows()
 //
 // A, x and y are read on rank 0 only (the other ranks pass empty ones). Parts are
 // numbered host by host (a host's parts are contiguous in the matrix: the
@@ -31,6 +32,7 @@
 #include "libra/dist/impl/exchange.hpp"
 #include "libra/dist/impl/messages.hpp"
 #include "libra/dist/impl/nccl.hpp"
+#include "libra/dist/impl/owned_rows.hpp"
 #include "libra/dist/impl/peer_copy.hpp"
 #include "libra/dist/impl/pieces.hpp"
 #include "libra/dist/impl/side_stream.hpp"
@@ -67,6 +69,7 @@ class Spmv {
     assign_parts();
     cut_and_ship(A);
     plan_pieces();
+    plan_owned_rows();
     Kokkos::Profiling::popRegion();
   }
 
@@ -165,6 +168,80 @@ class Spmv {
       impl::max_over_ranks(comm_, slowest, 2);
       times_.compute_seconds = slowest[0];
       times_.wait_seconds = slowest[1];  // the fastest rank's idle time
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  // pCSR and pCOO: the rows [first, last) of y this rank holds after
+  // apply_local (the rows of its part, less a first row it shares with the part
+  // before; together the ranks hold every row once). pCSC: {0, 0}.
+  Kokkos::pair<std::int64_t, std::int64_t> local_rows() const {
+    return {owned_.first, owned_.last};
+  }
+
+  // Collective, pCSR and pCOO: y_local = beta * y_local + alpha * (A x)'s rows
+  // local_rows() on every rank (local_rows' count x K, K of set_x): y stays
+  // where it was computed, as in a solver whose vectors are distributed. Only
+  // the rows two parts share move: one row from each part that starts inside a
+  // row to the rank holding that row. Refused for pCSC, whose parts each give
+  // a full-length partial y.
+  template <class YView>
+  void apply_local(S alpha, S beta, const YView& y_local) {
+    static_assert(
+        Kokkos::SpaceAccessibility<Exec, typename YView::memory_space>::accessible,
+        "libra::dist::Spmv::apply_local: y must be in the execution space's memory");
+    agreed(comm_, [&] {
+      if (!rows_based()) {
+        throw ArgumentError(
+            "libra::dist::Spmv::apply_local: pCSC parts each give a full-length "
+            "partial y, summed on rank 0 (apply); y stays on the ranks with pCSR or "
+            "pCOO parts");
+      }
+      if (K_ == 0 && setup_.cols > 0) {
+        throw ArgumentError("libra::dist::Spmv::apply_local: call set_x first");
+      }
+      const std::int64_t rows = owned_.last - owned_.first;
+      if (static_cast<std::int64_t>(y_local.extent(0)) != rows ||
+          (rows > 0 && libra::impl::spmv_columns(y_local) != K_)) {
+        throw ShapeError("libra::dist::Spmv::apply_local: y on rank " +
+                         std::to_string(comm_.rank()) + " is " +
+                         std::to_string(y_local.extent(0)) + " x " +
+                         std::to_string(libra::impl::spmv_columns(y_local)) +
+                         ", expected its rows " + std::to_string(owned_.first) + " to " +
+                         std::to_string(owned_.last) + " x " + std::to_string(K_));
+      }
+    });
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::apply_local");
+    const bool timing = options_.timing;
+    if (timing) {
+      exec_.fence();
+      comm_.barrier();
+    }
+    Kokkos::Timer timer;
+    compute_local(alpha);
+    double t[3] = {0, 0, 0};
+    if (timing) {
+      exec_.fence();
+      t[0] = timer.seconds();
+      comm_.barrier();
+      t[1] = timer.seconds();
+    }
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
+    exchange_shared_rows();
+    impl::finish_owned_rows(exec_, local_, owned_.local_first, arrived_,
+                            static_cast<std::int64_t>(owned_.shared_from.size()), y_local,
+                            beta);
+    Kokkos::Profiling::popRegion();
+    exec_.fence();
+    times_.total_seconds = timer.seconds();
+    times_.rows_into_y = false;
+    if (timing) {
+      gather_compute(t[0]);
+      times_.merge_seconds = times_.total_seconds - t[1];
+      double slowest[2] = {t[0], t[1] - t[0]};
+      impl::max_over_ranks(comm_, slowest, 2);
+      times_.compute_seconds = slowest[0];
+      times_.wait_seconds = slowest[1];
     }
     Kokkos::Profiling::popRegion();
   }
@@ -525,6 +602,78 @@ class Spmv {
       }
     }
     setup_.pieces = count;
+  }
+
+  // Row-based parts: every rank learns every part's first line and start flag,
+  // so that it knows the rows of y it holds under apply_local and where the
+  // row it shares goes (impl::owned_rows).
+  void plan_owned_rows() {
+    if (!rows_based()) return;
+    const auto P = static_cast<std::size_t>(comm_.size());
+    std::vector<std::int64_t> start(P + 1), flag(P + 1);
+    rank_of_part_ = comm_.is_root() ? setup_.rank_of_part : std::vector<int>(P);
+    if (comm_.is_root()) {
+      start = cuts_.start;
+      flag = cuts_.flag;
+    }
+    impl::bcast_bytes(comm_, start.data(), start.size() * sizeof(std::int64_t), 0);
+    impl::bcast_bytes(comm_, flag.data(), flag.size() * sizeof(std::int64_t), 0);
+    impl::bcast_bytes(comm_, rank_of_part_.data(), P * sizeof(int), 0);
+    owned_ = impl::owned_rows(start, flag, part_.index);
+  }
+
+  // apply_local: this part's lines of A x into `local_` (its own buffer: with
+  // copy engines `ybuf_` is mapped by the root, and the root has none).
+  void compute_local(S alpha) {
+    const auto lines = static_cast<std::size_t>(part_.lines());
+    const auto k = static_cast<std::size_t>(K_);
+    if (local_.extent(0) != lines || local_.extent(1) != k) {
+      local_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                        std::string("libra::dist::local_y")),
+                     lines, k);
+    }
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    times_.path = SpmvPath::none;
+    if (setup_.pieces > 0) {  // pCSR p-opt: the pieces hold the offsets
+      for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
+        if (pieces_.lines(c) == 0) continue;
+        const auto p = static_cast<std::size_t>(c);
+        compute_rows(c, alpha, local_,
+                     Kokkos::make_pair(static_cast<std::size_t>(pieces_.line[p]),
+                                       static_cast<std::size_t>(pieces_.line[p + 1])));
+      }
+    } else if (K_ == 1) {
+      compute_on(alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+                 Kokkos::subview(local_, Kokkos::ALL, 0));
+    } else {
+      compute_on(alpha, x_, local_);
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  // apply_local: the shared rows' partial sums to the ranks holding them. Each
+  // rank receives before it sends: sends go to lower parts only, so blocking
+  // MPI calls finish in a chain; NCCL runs them as one group.
+  void exchange_shared_rows() {
+    const auto n = owned_.shared_from.size();
+    const auto k = static_cast<std::size_t>(K_);
+    if (arrived_.extent(0) != n || arrived_.extent(1) != k) {
+      arrived_ = Block("libra::dist::arrived_rows", n, k);
+    }
+    if (K_ == 0) return;
+    const auto rank = [&](int part) {
+      return rank_of_part_[static_cast<std::size_t>(part)];
+    };
+    ex_->group_start();
+    for (std::size_t a = 0; a < n; ++a) {
+      ex_->recv(Kokkos::subview(arrived_, Kokkos::make_pair(a, a + 1), Kokkos::ALL),
+                rank(owned_.shared_from[a]), tag_shared_row);
+    }
+    if (owned_.send_to >= 0) {
+      ex_->send(Kokkos::subview(local_, Kokkos::make_pair(0, 1), Kokkos::ALL),
+                rank(owned_.send_to), tag_shared_row);
+    }
+    ex_->group_end();
   }
 
   // Per part: its first row in the gathered buffer, first row of y, start flag,
@@ -988,7 +1137,12 @@ class Spmv {
   libra::impl::CsrKept<S, memory_space> kept_;
   std::vector<SpmvPlan<S, memory_space>> plans_;        // by piece
   std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
-  impl::Cuts cuts_;                                     // root
+  // apply_local: the rows this rank holds, every part's rank, this part's
+  // lines of A x, and the shared rows received.
+  impl::OwnedRows owned_;
+  std::vector<int> rank_of_part_;
+  Block local_, arrived_;
+  impl::Cuts cuts_;  // root
   std::int64_t K_ = 0;
   Block x_;     // pCSR, pCOO: all of x; pCSC: the rows of x of the part's columns
   Block ybuf_;  // pCSR, pCOO: the part's rows; pCSC: a full-length partial y
