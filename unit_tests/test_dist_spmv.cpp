@@ -187,9 +187,10 @@ void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions&
 }
 
 // y kept on the ranks (apply_local): every rank computes its rows of y into a
-// View of its own (starting, where beta is not 0, from the rows check_spmv
-// gives y), sends them to rank 0, which puts them in y at local_rows() and
-// compares y with the oracle. The ranks' rows must tile y. pCSC refuses.
+// View of its own (straight into it, or through a copy: the path asserted) (starting,
+// where beta is not 0, from the rows check_spmv gives y), sends them to rank 0, which
+// puts them in y at local_rows() and compares y with the oracle. The ranks' rows must
+// tile y. pCSC refuses.
 template <class Layout, bool Rank1>
 void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spmv& mv,
                  PartFormat f, std::int64_t K, double alpha, double beta) {
@@ -270,6 +271,9 @@ void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spm
   if (K > 0 && rows > 0 && alpha != 0 && a.nnz() > 0) {
     EXPECT_NE(mv.times().path, libra::SpmvPath::none);
   }
+  // pCSR parts whose offsets are whole compute straight into the rows held;
+  // pCOO and pCSR cut into several pieces for the gather go through a copy.
+  EXPECT_EQ(mv.times().rows_into_y, f == PartFormat::csr && mv.setup().pieces <= 1);
 }
 
 // y = beta y + alpha A x through every rank, compared on rank 0 with the oracle.

@@ -218,7 +218,12 @@ class Spmv {
       comm_.barrier();
     }
     Kokkos::Timer timer;
-    compute_local(alpha);
+    const bool into_y = local_into_y();
+    if (into_y) {
+      compute_into(alpha, beta, y_local);
+    } else {
+      compute_local(alpha);
+    }
     double t[3] = {0, 0, 0};
     if (timing) {
       exec_.fence();
@@ -227,14 +232,18 @@ class Spmv {
       t[1] = timer.seconds();
     }
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
-    exchange_shared_rows();
-    impl::finish_owned_rows(exec_, local_, owned_.local_first, arrived_,
-                            static_cast<std::int64_t>(owned_.shared_from.size()), y_local,
-                            beta);
+    exchange_shared_rows(into_y ? first_row_ : local_);
+    const auto arrived = static_cast<std::int64_t>(owned_.shared_from.size());
+    if (into_y) {
+      impl::add_arrived_rows(exec_, arrived_, arrived, y_local);
+    } else {
+      impl::finish_owned_rows(exec_, local_, owned_.local_first, arrived_, arrived,
+                              y_local, beta);
+    }
     Kokkos::Profiling::popRegion();
     exec_.fence();
     times_.total_seconds = timer.seconds();
-    times_.rows_into_y = false;
+    times_.rows_into_y = into_y;
     if (timing) {
       gather_compute(t[0]);
       times_.merge_seconds = times_.total_seconds - t[1];
@@ -255,6 +264,8 @@ class Spmv {
   using HostBlock = Kokkos::View<S**, Kokkos::LayoutRight, Kokkos::HostSpace>;
   using HostExec = Kokkos::DefaultHostExecutionSpace;
   using Part = impl::LocalPart<S, O, Off, memory_space>;
+  using PieceCut = impl::Pieces<Off, memory_space>;
+  using Plans = std::vector<SpmvPlan<S, memory_space>>;
   static constexpr int tag_x = 201, tag_y = 202;
   // Pieces' tags: tag_piece + piece, up to 5096; a shared first row alone.
   static constexpr int tag_piece = 1000, max_pieces = 4096, tag_shared_row = 999;
@@ -622,6 +633,46 @@ class Spmv {
     owned_ = impl::owned_rows(start, flag, part_.index);
   }
 
+  // apply_local: whether the part's rows go straight into y_local: pCSR with
+  // its offsets whole (not cut into several pieces for the gather). Else they
+  // are computed into `local_` and copied.
+  bool local_into_y() const {
+    return options_.format == PartFormat::csr && setup_.pieces <= 1 &&
+           static_cast<std::int64_t>(part_.offsets.extent(0)) == part_.lines() + 1;
+  }
+
+  // apply_local, into y: the part's lines cut once into its shared first line
+  // (where it has one, computed into `first_row_`) and the lines it holds,
+  // computed into y_local with beta, each piece with its own plan.
+  template <class YView>
+  void compute_into(S alpha, S beta, const YView& y_local) {
+    const std::int64_t lines = part_.lines(), f = owned_.local_first;
+    if (local_cut_.line.empty()) {
+      const std::vector<std::int64_t> at = f == 1 ? std::vector<std::int64_t>{0, 1, lines}
+                                                  : std::vector<std::int64_t>{0, lines};
+      local_cut_ = impl::pieces_at(exec_, part_.offsets, at);
+      local_plans_ = plan_tiles_of(local_cut_);
+    }
+    const auto k = static_cast<std::size_t>(K_);
+    if (first_row_.extent(0) != static_cast<std::size_t>(f) ||
+        first_row_.extent(1) != k) {
+      first_row_ = Block("libra::dist::first_row", static_cast<std::size_t>(f), k);
+    }
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    times_.path = SpmvPath::none;
+    if (K_ > 0 && f == 1) {
+      compute_rows_of(local_cut_, local_plans_, 0, alpha, S(0), first_row_,
+                      Kokkos::make_pair(std::size_t(0), std::size_t(1)));
+    }
+    const int held = static_cast<int>(f);
+    if (K_ > 0 && local_cut_.lines(held) > 0) {
+      compute_rows_of(
+          local_cut_, local_plans_, held, alpha, beta, y_local,
+          Kokkos::make_pair(std::size_t(0), static_cast<std::size_t>(lines - f)));
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
   // apply_local: this part's lines of A x into `local_` (its own buffer: with
   // copy engines `ybuf_` is mapped by the root, and the root has none).
   void compute_local(S alpha) {
@@ -654,7 +705,7 @@ class Spmv {
   // apply_local: the shared rows' partial sums to the ranks holding them. Each
   // rank receives before it sends: sends go to lower parts only, so blocking
   // MPI calls finish in a chain; NCCL runs them as one group.
-  void exchange_shared_rows() {
+  void exchange_shared_rows(const Block& from) {
     const auto n = owned_.shared_from.size();
     const auto k = static_cast<std::size_t>(K_);
     if (arrived_.extent(0) != n || arrived_.extent(1) != k) {
@@ -670,7 +721,7 @@ class Spmv {
                 rank(owned_.shared_from[a]), tag_shared_row);
     }
     if (owned_.send_to >= 0) {
-      ex_->send(Kokkos::subview(local_, Kokkos::make_pair(0, 1), Kokkos::ALL),
+      ex_->send(Kokkos::subview(from, Kokkos::make_pair(0, 1), Kokkos::ALL),
                 rank(owned_.send_to), tag_shared_row);
     }
     ex_->group_end();
@@ -867,56 +918,67 @@ class Spmv {
   template <class To>
   void compute_rows(int c, S alpha, const To& to,
                     const Kokkos::pair<std::size_t, std::size_t>& rows) {
+    compute_rows_of(pieces_, plans_, c, alpha, S(0), to, rows);
+  }
+
+  // The same for a cut of the part's lines `p` with its plans; to = beta * to +
+  // alpha * (the piece's product).
+  template <class To>
+  void compute_rows_of(const PieceCut& p, const Plans& plans, int c, S alpha, S beta,
+                       const To& to, const Kokkos::pair<std::size_t, std::size_t>& rows) {
     if constexpr (To::rank == 1) {
-      compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+      compute_piece(p, plans, c, alpha, beta, Kokkos::subview(x_, Kokkos::ALL, 0),
                     Kokkos::subview(to, rows));
     } else if (K_ == 1) {
-      compute_piece(c, alpha, Kokkos::subview(x_, Kokkos::ALL, 0),
+      compute_piece(p, plans, c, alpha, beta, Kokkos::subview(x_, Kokkos::ALL, 0),
                     Kokkos::subview(to, rows, 0));
     } else {
-      compute_piece(c, alpha, x_, Kokkos::subview(to, rows, Kokkos::ALL));
+      compute_piece(p, plans, c, alpha, beta, x_, Kokkos::subview(to, rows, Kokkos::ALL));
     }
   }
 
   // Piece c's own offsets (from 0) and its nonzeros' range in the part's arrays.
-  auto piece_offsets(int c) const {
+  static auto piece_offsets(const PieceCut& p, int c) {
     const auto k = static_cast<std::size_t>(c);
     return Kokkos::subview(
-        pieces_.offsets,
-        Kokkos::make_pair(static_cast<std::size_t>(pieces_.line[k] + c),
-                          static_cast<std::size_t>(pieces_.line[k + 1] + c + 1)));
+        p.offsets, Kokkos::make_pair(static_cast<std::size_t>(p.line[k] + c),
+                                     static_cast<std::size_t>(p.line[k + 1] + c + 1)));
   }
-  Kokkos::pair<std::size_t, std::size_t> piece_nonzeros(int c) const {
+  static Kokkos::pair<std::size_t, std::size_t> piece_nonzeros(const PieceCut& p, int c) {
     const auto k = static_cast<std::size_t>(c);
-    return {static_cast<std::size_t>(pieces_.nz[k]),
-            static_cast<std::size_t>(pieces_.nz[k + 1])};
+    return {static_cast<std::size_t>(p.nz[k]), static_cast<std::size_t>(p.nz[k + 1])};
   }
 
   // Every piece's plan (libra::spmv_plan): its tiles' coordinates found once, so
   // that a product with one vector runs the tiles alone, or the rows kernel.
-  void plan_tiles() {
-    plans_.clear();
-    for (int c = 0; c < pieces_.count; ++c) {
-      const auto nz = piece_nonzeros(c);
-      plans_.push_back(libra::impl::spmv_plan_rows<Exec, S>(
-          exec_, piece_offsets(c), Kokkos::subview(part_.idx, nz),
-          Kokkos::subview(part_.values, nz), pieces_.lines(c), options_.local));
+  Plans plan_tiles_of(const PieceCut& p) const {
+    Plans plans;
+    for (int c = 0; c < p.count; ++c) {
+      const auto nz = piece_nonzeros(p, c);
+      plans.push_back(libra::impl::spmv_plan_rows<Exec, S>(
+          exec_, piece_offsets(p, c), Kokkos::subview(part_.idx, nz),
+          Kokkos::subview(part_.values, nz), p.lines(c), options_.local));
     }
+    return plans;
+  }
+  void plan_tiles() {
+    plans_ = plan_tiles_of(pieces_);
   }
 
   template <class XV, class YV>
-  void compute_piece(int c, S alpha, const XV& x, const YV& y) {
+  void compute_piece(const PieceCut& p, const Plans& plans, int c, S alpha, S beta,
+                     const XV& x, const YV& y) {
     if (alpha == S(0) || part_.nnz() == 0) {
-      Kokkos::deep_copy(exec_, y, S(0));
+      impl::scale_rows(exec_, y, beta);
       times_.path = SpmvPath::scale_only;
       return;
     }
-    const auto nz = piece_nonzeros(c);
+    const auto nz = piece_nonzeros(p, c);
     const libra::impl::spmv_const_t<XV> xc = x;
-    libra::impl::spmv_csr(exec_, piece_offsets(c), Kokkos::subview(part_.idx, nz),
-                          Kokkos::subview(part_.values, nz), pieces_.lines(c), xc, y,
-                          alpha, S(0), S(0), 0, options_.local.tuning, times_.path,
-                          &kept_, &plans_[static_cast<std::size_t>(c)].tiles);
+    libra::impl::spmv_csr(exec_, piece_offsets(p, c), Kokkos::subview(part_.idx, nz),
+                          Kokkos::subview(part_.values, nz), p.lines(c), xc, y, alpha,
+                          beta, beta, 0, options_.local.tuning, times_.path, &kept_,
+                          &plans[static_cast<std::size_t>(c)].tiles);
   }
 
   // The first piece with rows holds the part's first row; where the part shares
@@ -1135,13 +1197,18 @@ class Spmv {
   std::vector<MPI_Request> requests_;       // pieces over MPI
   // The CSR kernels' temporaries, kept: a product neither allocates nor fences.
   libra::impl::CsrKept<S, memory_space> kept_;
-  std::vector<SpmvPlan<S, memory_space>> plans_;        // by piece
+  Plans plans_;                                         // by piece
   std::vector<std::vector<std::int64_t>> piece_lines_;  // root: by rank
   // apply_local: the rows this rank holds, every part's rank, this part's
   // lines of A x, and the shared rows received.
   impl::OwnedRows owned_;
   std::vector<int> rank_of_part_;
   Block local_, arrived_;
+  // apply_local into y: the part's lines cut at its shared first line, their
+  // plans, and that line's partial sums.
+  PieceCut local_cut_;
+  Plans local_plans_;
+  Block first_row_;
   impl::Cuts cuts_;  // root
   std::int64_t K_ = 0;
   Block x_;     // pCSR, pCOO: all of x; pCSC: the rows of x of the part's columns

@@ -92,4 +92,58 @@ void finish_owned_rows(const Exec& exec, const Local& local, std::int64_t local_
                                                     n_arrived, rows, K, beta});
 }
 
+// y = beta y (beta 0: y = 0, y never read); y is rows x K or a vector.
+template <class Y, class S>
+struct ScaleRows {
+  Y y;
+  std::int64_t K;
+  S beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    if constexpr (Y::rank == 1) {
+      y(e) = beta == S(0) ? S(0) : beta * y(e);
+    } else {
+      const std::int64_t r = e / K, k = e % K;
+      y(r, k) = beta == S(0) ? S(0) : beta * y(r, k);
+    }
+  }
+};
+
+template <class Exec, class Y, class S>
+void scale_rows(const Exec& exec, const Y& y, S beta) {
+  const std::int64_t K = Y::rank == 1 ? 1 : static_cast<std::int64_t>(y.extent(1));
+  const std::int64_t n = static_cast<std::int64_t>(y.extent(0)) * K;
+  if (n == 0) return;
+  Kokkos::parallel_for("libra::dist::spmv::scale_rows",
+                       Kokkos::RangePolicy<Exec>(exec, 0, n),
+                       ScaleRows<Y, S>{y, K, beta});
+}
+
+// y's last row += the `arrived` partial rows (n_arrived x K).
+template <class Local, class Y>
+struct AddArrivedRows {
+  Local arrived;
+  Y y;
+  std::int64_t n_arrived, last;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    auto v = arrived(0, k);
+    for (std::int64_t a = 1; a < n_arrived; ++a) v += arrived(a, k);
+    if constexpr (Y::rank == 1) {
+      y(last) += v;
+    } else {
+      y(last, k) += v;
+    }
+  }
+};
+
+template <class Exec, class Local, class Y>
+void add_arrived_rows(const Exec& exec, const Local& arrived, std::int64_t n_arrived,
+                      const Y& y) {
+  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
+  if (n_arrived == 0 || rows == 0) return;
+  Kokkos::parallel_for(
+      "libra::dist::spmv::add_arrived_rows",
+      Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(arrived.extent(1))),
+      AddArrivedRows<Local, Y>{arrived, y, n_arrived, rows - 1});
+}
+
 }  // namespace libra::dist::impl

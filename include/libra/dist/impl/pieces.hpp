@@ -26,34 +26,29 @@ struct Pieces {
   }
 };
 
-// Cuts local offsets (lines + 1 entries, starting at 0) into `count` pieces:
-// piece c starts at the first line whose offset reaches c/count of the
-// nonzeros. (Free functions: nvcc refuses device lambdas in private members.)
+// Local offsets (lines + 1 entries, starting at 0) cut at the given lines
+// (line.front() 0, line.back() the line count, non-decreasing): each piece's
+// nonzeros, and offsets of its own where there are several pieces.
 template <class Exec, class Off, class Mem>
-Pieces<Off, Mem> cut_pieces(const Exec& exec, const Kokkos::View<Off*, Mem>& offsets,
-                            int count) {
+Pieces<Off, Mem> pieces_at(const Exec& exec, const Kokkos::View<Off*, Mem>& offsets,
+                           const std::vector<std::int64_t>& line) {
   Pieces<Off, Mem> p;
-  p.count = count;
-  const std::int64_t L = static_cast<std::int64_t>(offsets.extent(0)) - 1;
-  Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, Mem> bounds(
-      "libra::dist::piece_bounds", static_cast<std::size_t>(count) + 1);
+  p.count = static_cast<int>(line.size()) - 1;
+  p.line = line;
+  const int count = p.count;
+  const std::int64_t L = line.back();
+  Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, Kokkos::HostSpace> host(
+      "libra::dist::piece_bounds", line.size());
+  for (std::size_t c = 0; c < line.size(); ++c) host(c, 0) = line[c];
+  const auto bounds = Kokkos::create_mirror_view_and_copy(Mem(), host);
   Kokkos::parallel_for(
-      "libra::dist::piece_bounds", Kokkos::RangePolicy<Exec>(exec, 0, count + 1),
+      "libra::dist::piece_nonzeros", Kokkos::RangePolicy<Exec>(exec, 0, count + 1),
       KOKKOS_LAMBDA(const std::int64_t c) {
-        const std::int64_t N = static_cast<std::int64_t>(offsets(L));
-        const std::int64_t target = N / count * c + N % count * c / count;
-        // The first line whose offset reaches the target.
-        const std::int64_t lo =
-            c == count ? L
-                       : libra::impl::lower_bound_in<std::int64_t>(offsets, 0, L, target);
-        bounds(c, 0) = lo;
-        bounds(c, 1) = static_cast<std::int64_t>(offsets(lo));
+        bounds(c, 1) = static_cast<std::int64_t>(offsets(bounds(c, 0)));
       });
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bounds);
-  for (int c = 0; c <= count; ++c) {
-    p.line.push_back(host(c, 0));
-    p.nz.push_back(host(c, 1));
-  }
+  Kokkos::deep_copy(exec, host, bounds);
+  exec.fence();
+  for (int c = 0; c <= count; ++c) p.nz.push_back(host(c, 1));
   if (count == 1) {
     p.offsets = offsets;
     return p;
@@ -72,6 +67,30 @@ Pieces<Off, Mem> cut_pieces(const Exec& exec, const Kokkos::View<Off*, Mem>& off
       });
   exec.fence();  // `bounds` dies here
   return p;
+}
+
+// Cuts local offsets (lines + 1 entries, starting at 0) into `count` pieces:
+// piece c starts at the first line whose offset reaches c/count of the
+// nonzeros. (Free functions: nvcc refuses device lambdas in private members.)
+template <class Exec, class Off, class Mem>
+Pieces<Off, Mem> cut_pieces(const Exec& exec, const Kokkos::View<Off*, Mem>& offsets,
+                            int count) {
+  const std::int64_t L = static_cast<std::int64_t>(offsets.extent(0)) - 1;
+  Kokkos::View<std::int64_t*, Mem> first("libra::dist::piece_lines",
+                                         static_cast<std::size_t>(count) + 1);
+  Kokkos::parallel_for(
+      "libra::dist::piece_lines", Kokkos::RangePolicy<Exec>(exec, 0, count + 1),
+      KOKKOS_LAMBDA(const std::int64_t c) {
+        const std::int64_t N = static_cast<std::int64_t>(offsets(L));
+        const std::int64_t target = N / count * c + N % count * c / count;
+        // The first line whose offset reaches the target.
+        first(c) = c == count
+                       ? L
+                       : libra::impl::lower_bound_in<std::int64_t>(offsets, 0, L, target);
+      });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), first);
+  return pieces_at(exec, offsets,
+                   std::vector<std::int64_t>(host.data(), host.data() + host.extent(0)));
 }
 
 }  // namespace libra::dist::impl
