@@ -107,8 +107,10 @@ void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
   for (int r = 0; r < P; ++r) EXPECT_EQ(ranks[static_cast<std::size_t>(r)], r);
 }
 
-// The kernel this rank's part ran.
-void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPath path) {
+// The kernel this rank's part ran. `planned`: its pCSR rows had a plan (p-opt's
+// pieces, and every version's parts under apply_local).
+void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPath path,
+                bool planned) {
   using libra::SpmvPath;
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
   // One vector goes through the tiles on GPUs (a rank-1 view of the block).
@@ -117,12 +119,12 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
       o.local.tuning.csr_tiles >= 0;
   switch (o.format) {
     case PartFormat::csr:
-      // pCSR's pieces are planned (libra::spmv_plan): on GPUs a small regular
-      // piece takes the rows kernel in place of the tiles.
+      // Planned pCSR rows (libra::spmv_plan): on GPUs a small regular piece
+      // takes the rows kernel in place of the tiles.
       EXPECT_TRUE(idle ||
                   path == (tiles ? SpmvPath::csr_tiles : SpmvPath::csr_merge_path) ||
-                  (tiles && libra::LaunchTraits<Exec>::is_gpu &&
-                   o.version == Version::p_opt && path == SpmvPath::csr_rows))
+                  (tiles && libra::LaunchTraits<Exec>::is_gpu && planned &&
+                   path == SpmvPath::csr_rows))
           << libra::to_string(path);
       break;
     case PartFormat::coo:
@@ -302,14 +304,15 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
     mv.apply(alpha, beta, none);
   }
   EXPECT_EQ(mv.columns(), K);
-  check_path(o, K, mv.times().path);
+  check_path(o, K, mv.times().path, o.version == Version::p_opt);
   if (comm.is_root()) {  // pieces land in y where beta is 0 and its rows contiguous
     const bool into_y = mv.setup().pieces > 0 && beta == 0 && a.rows > 0 &&
                         (Rank1 || std::is_same_v<Layout, Kokkos::LayoutRight>);
     EXPECT_EQ(mv.times().rows_into_y, into_y);
   }
   check_local<Layout, Rank1>(comm, a, mv, o.format, K, alpha, beta);
-  check_path(o, K, mv.times().path);
+  check_path(o, K, mv.times().path,
+             o.version == Version::p_opt || mv.times().rows_into_y);
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);

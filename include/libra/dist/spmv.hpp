@@ -219,6 +219,7 @@ class Spmv {
     }
     Kokkos::Timer timer;
     const bool into_y = local_into_y();
+    shared_rows_beside_ = false;
     if (into_y) {
       compute_into(alpha, beta, y_local);
     } else {
@@ -232,7 +233,11 @@ class Spmv {
       t[1] = timer.seconds();
     }
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
-    exchange_shared_rows(into_y ? first_row_ : local_);
+    if (shared_rows_beside_) {
+      side_.join(exec_);  // the shared rows moved while the held rows were computed
+    } else {
+      exchange_shared_rows(into_y ? first_row_ : local_);
+    }
     const auto arrived = static_cast<std::int64_t>(owned_.shared_from.size());
     if (into_y) {
       impl::add_arrived_rows(exec_, arrived_, arrived, y_local);
@@ -664,6 +669,14 @@ class Spmv {
       compute_rows_of(local_cut_, local_plans_, 0, alpha, S(0), first_row_,
                       Kokkos::make_pair(std::size_t(0), std::size_t(1)));
     }
+    // Over NCCL the shared rows move on the side stream, once this part's
+    // shared line is computed, while the lines it holds are computed.
+    shared_rows_beside_ = setup_.transport == Transport::nccl && K_ > 0;
+    if (shared_rows_beside_) {
+      if (!side_.stream()) side_.open();
+      side_.wait_for(exec_);
+      exchange_shared_rows_on(side_.stream(), first_row_);
+    }
     const int held = static_cast<int>(f);
     if (K_ > 0 && local_cut_.lines(held) > 0) {
       compute_rows_of(
@@ -707,10 +720,7 @@ class Spmv {
   // MPI calls finish in a chain; NCCL runs them as one group.
   void exchange_shared_rows(const Block& from) {
     const auto n = owned_.shared_from.size();
-    const auto k = static_cast<std::size_t>(K_);
-    if (arrived_.extent(0) != n || arrived_.extent(1) != k) {
-      arrived_ = Block("libra::dist::arrived_rows", n, k);
-    }
+    size_arrived();
     if (K_ == 0) return;
     const auto rank = [&](int part) {
       return rank_of_part_[static_cast<std::size_t>(part)];
@@ -725,6 +735,29 @@ class Spmv {
                 rank(owned_.send_to), tag_shared_row);
     }
     ex_->group_end();
+  }
+  void size_arrived() {
+    const auto n = owned_.shared_from.size();
+    const auto k = static_cast<std::size_t>(K_);
+    if (arrived_.extent(0) != n || arrived_.extent(1) != k) {
+      arrived_ = Block("libra::dist::arrived_rows", n, k);
+    }
+  }
+
+  // The same over NCCL on `stream` (one group: every receive, then the send).
+  void exchange_shared_rows_on(void* stream, const Block& from) {
+    size_arrived();
+    const std::size_t row = static_cast<std::size_t>(K_) * sizeof(S);
+    nccl_->group_start();
+    for (std::size_t a = 0; a < owned_.shared_from.size(); ++a) {
+      nccl_->recv(arrived_.data() + a * static_cast<std::size_t>(K_), row,
+                  rank_of_part_[static_cast<std::size_t>(owned_.shared_from[a])], stream);
+    }
+    if (owned_.send_to >= 0) {
+      nccl_->send(from.data(), row,
+                  rank_of_part_[static_cast<std::size_t>(owned_.send_to)], stream);
+    }
+    nccl_->group_end();
   }
 
   // Per part: its first row in the gathered buffer, first row of y, start flag,
@@ -1209,7 +1242,8 @@ class Spmv {
   PieceCut local_cut_;
   Plans local_plans_;
   Block first_row_;
-  impl::Cuts cuts_;  // root
+  bool shared_rows_beside_ = false;  // the last apply_local moved them on side_
+  impl::Cuts cuts_;                  // root
   std::int64_t K_ = 0;
   Block x_;     // pCSR, pCOO: all of x; pCSC: the rows of x of the part's columns
   Block ybuf_;  // pCSR, pCOO: the part's rows; pCSC: a full-length partial y
