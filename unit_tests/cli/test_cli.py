@@ -1391,6 +1391,10 @@ class SpmvMpi(TempDirTest):
         runs.append(["--partition", "pcsr", "--transport", "host"])
         runs.append(["--partition", "pcsr", "--pieces", "3"])
         runs.append(["--partition", "pcsc", "--balance", "merge-path"])
+        # y kept on the ranks, gathered once after the iterations for -o and --check.
+        for part, version in (("pcsr", "p-opt"), ("pcsr", "p"), ("pcoo", "p-opt")):
+            runs.append(["--partition", part, "--version", version, "--y-on", "ranks"])
+        runs.append(["--partition", "pcsr", "--pieces", "3", "--y-on", "ranks"])
         for np in (1, 2, 3):
             for extra in runs:
                 with self.subTest(np=np, args=extra):
@@ -1410,6 +1414,7 @@ class SpmvMpi(TempDirTest):
                     self.assertEqual(len(j["compute_seconds_by_rank"]), np)
                     balance = "merge-path" if "--balance" in extra else "nonzeros"
                     self.assertEqual(j["balance"], balance)
+                    self.assertEqual(j["y_on"], "ranks" if "--y-on" in extra else "root")
                     if version == "baseline":
                         self.assertLessEqual(max(j["part_lines"]) - min(j["part_lines"]), 1)
                     elif balance == "nonzeros":
@@ -1466,6 +1471,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--pieces", "2", "--transport", "host", "--piece-moves",
                    "transport"], 2, "pieces"),
                  (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
+                 (["spmv", a, "--partition", "pcsc", "--y-on", "ranks"], 2,
+                  "full-length partial y"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
                  (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
         for args, code, words in cases:
@@ -1557,7 +1564,8 @@ class SpmvMpi(TempDirTest):
 
     def test_version_without_mpirun_is_a_usage_error(self):
         for extra in (["--version", "p"], ["--pieces", "2"],
-                      ["--piece-moves", "copy-engines"], ["--balance", "merge-path"]):
+                      ["--piece-moves", "copy-engines"], ["--balance", "merge-path"],
+                      ["--y-on", "ranks"]):
             p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), *extra)
             self.assertEqual(p.returncode, 2)
             self.assertIn("mpirun", p.stderr)
