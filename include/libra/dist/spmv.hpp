@@ -670,12 +670,14 @@ class Spmv {
                       Kokkos::make_pair(std::size_t(0), std::size_t(1)));
     }
     // Over NCCL the shared rows move on the side stream, once this part's
-    // shared line is computed, while the lines it holds are computed.
-    shared_rows_beside_ = setup_.transport == Transport::nccl && K_ > 0;
+    // shared line is computed, while the lines it holds are computed. The side
+    // stream is told to wait for the shared line first; the NCCL calls, whose
+    // host time would delay the products, are queued after the products are.
+    shared_rows_beside_ = setup_.transport == Transport::nccl && K_ > 0 &&
+                          (owned_.send_to >= 0 || !owned_.shared_from.empty());
     if (shared_rows_beside_) {
       if (!side_.stream()) side_.open();
       side_.wait_for(exec_);
-      exchange_shared_rows_on(side_.stream(), first_row_);
     }
     const int held = static_cast<int>(f);
     if (K_ > 0 && local_cut_.lines(held) > 0) {
@@ -683,6 +685,7 @@ class Spmv {
           local_cut_, local_plans_, held, alpha, beta, y_local,
           Kokkos::make_pair(std::size_t(0), static_cast<std::size_t>(lines - f)));
     }
+    if (shared_rows_beside_) exchange_shared_rows_on(side_.stream(), first_row_);
     Kokkos::Profiling::popRegion();
   }
 
