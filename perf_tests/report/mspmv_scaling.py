@@ -190,8 +190,14 @@ def report(args):
                        "%.2fx" % r["speedup"] if r["speedup"] else "-",
                        "%.2f" % r["efficiency"] if r["efficiency"] else "-",
                        r["gbytes_per_second"], r["transport"] + (
-                           " + copy engines" if r.get("piece_moves") == "copy-engines"
+                           " (y on the ranks)" if r.get("y_on") == "ranks"
+                           else " + copy engines" if r.get("piece_moves") == "copy-engines"
                            else "")))
+    placements = sorted({(r["ranks"], r.get("placement", "")) for r in rows})
+    if placements:
+        out += ["", "## Where rank 0 ran (the placement hwloc chose, p-opt)", ""]
+        for np, where in placements:
+            out.append("- %d rank(s): %s" % (np, where or "not reported"))
     if failed:
         out += ["", "## Runs that failed", ""]
         for r in failed:

@@ -271,7 +271,8 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["merge_on_host"] = s.merge_on_host;
     j["y_on"] = args.y_on == "ranks" ? "ranks" : "root";
     j["pieces"] = s.pieces;  // 0: y gathered whole
-    if (s.pieces > 0) j["piece_moves"] = to_string(s.piece_moves);
+    // Kept on the ranks, y's rows do not move: no piece moves to report.
+    if (s.pieces > 0 && args.y_on != "ranks") j["piece_moves"] = to_string(s.piece_moves);
     j["paths"] = run.paths;
     j["iterations"] = args.iterations;
     j["seconds"] = seconds;
