@@ -151,24 +151,12 @@ class Spmv {
       return;
     }
     compute(alpha);
-    double t[3] = {0, 0, 0};
-    if (timing) {
-      exec_.fence();
-      t[0] = timer.seconds();
-      comm_.barrier();
-      t[1] = timer.seconds();
-    }
+    double t[2] = {0, 0};
+    if (timing) compute_done(timer, t);
     merge(beta, y);
     exec_.fence();
     times_.total_seconds = timer.seconds();
-    if (timing) {
-      gather_compute(t[0]);
-      times_.merge_seconds = times_.total_seconds - t[1];
-      double slowest[2] = {t[0], t[1] - t[0]};
-      impl::max_over_ranks(comm_, slowest, 2);
-      times_.compute_seconds = slowest[0];
-      times_.wait_seconds = slowest[1];  // the fastest rank's idle time
-    }
+    if (timing) record_phases(t);
     Kokkos::Profiling::popRegion();
   }
 
@@ -225,13 +213,8 @@ class Spmv {
     } else {
       compute_local(alpha);
     }
-    double t[3] = {0, 0, 0};
-    if (timing) {
-      exec_.fence();
-      t[0] = timer.seconds();
-      comm_.barrier();
-      t[1] = timer.seconds();
-    }
+    double t[2] = {0, 0};
+    if (timing) compute_done(timer, t);
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
     if (shared_rows_beside_) {
       side_.join(exec_);  // the shared rows moved while the held rows were computed
@@ -249,14 +232,7 @@ class Spmv {
     exec_.fence();
     times_.total_seconds = timer.seconds();
     times_.rows_into_y = into_y;
-    if (timing) {
-      gather_compute(t[0]);
-      times_.merge_seconds = times_.total_seconds - t[1];
-      double slowest[2] = {t[0], t[1] - t[0]};
-      impl::max_over_ranks(comm_, slowest, 2);
-      times_.compute_seconds = slowest[0];
-      times_.wait_seconds = slowest[1];
-    }
+    if (timing) record_phases(t);
     Kokkos::Profiling::popRegion();
   }
 
@@ -1086,6 +1062,27 @@ class Spmv {
       }
       if (nccl) nccl_->group_end();
     }
+  }
+
+  // With options.timing, where the merge follows a barrier (apply without
+  // pieces, apply_local): t[0] this rank's compute, t[1] when the barrier let
+  // it go.
+  void compute_done(const Kokkos::Timer& timer, double t[2]) {
+    exec_.fence();
+    t[0] = timer.seconds();
+    comm_.barrier();
+    t[1] = timer.seconds();
+  }
+
+  // The phases from compute_done's marks and total_seconds (collective): the
+  // slowest compute, the fastest rank's idle time, what followed the barrier.
+  void record_phases(const double t[2]) {
+    gather_compute(t[0]);
+    times_.merge_seconds = times_.total_seconds - t[1];
+    double slowest[2] = {t[0], t[1] - t[0]};
+    impl::max_over_ranks(comm_, slowest, 2);
+    times_.compute_seconds = slowest[0];
+    times_.wait_seconds = slowest[1];  // the fastest rank's idle time
   }
 
   // Root: every rank's compute seconds, by rank (collective).
