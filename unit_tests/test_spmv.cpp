@@ -297,6 +297,20 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       }
     }
   }
+  // Every load hint (spmv/impl/loads.hpp: streaming loads of A, x through the
+  // read-only cache, both, plain loads) in the tiles and the rows kernel; they
+  // change how a CUDA GPU reads, never the result.
+  for (int hints : {1, 2, 3, -1}) {
+    SpmvOptions p = o;
+    p.tuning.csr_tiles = 1;
+    p.tuning.load_hints = hints;
+    for (int rows_kernel : {1, -1}) {
+      p.tuning.csr_rows = rows_kernel;
+      for (Format f : {Format::csr, Format::csr_planned, Format::pcsr_planned}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      }
+    }
+  }
   {
     SpmvOptions p = o;
     p.tuning.csr_tiles = -1;

@@ -53,6 +53,11 @@ struct SpmvOptions {
     // only when one segment (segment_items) or one thread does the work; -1
     // forces atomics. Tests walk both.
     int plain_adds = 0;
+    // How CSR's tiles and rows kernels read memory on CUDA GPUs
+    // (spmv/impl/loads.hpp): bit 1 reads A's arrays by streaming loads (evict
+    // first, so that x stays in L2), bit 2 reads x through the read-only data
+    // cache; 0 lets Libra choose, -1 plain loads. No effect on other spaces.
+    int load_hints = 0;
   } tuning;
 };
 

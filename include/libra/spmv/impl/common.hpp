@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "libra/core/launch_traits.hpp"
+#include "libra/spmv/impl/loads.hpp"
 
 namespace libra::impl {
 
@@ -54,6 +55,17 @@ struct CsrSpmvArgs {
   YView Y;
   S alpha, beta, beta_first;
   std::int64_t rows, y_base;
+  int loads = 0;  // loads.hpp's hints, for the tiles and rows kernels
+
+  // A's offsets, indices and values and x, read with the hints.
+  KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t i) const {
+    return static_cast<std::int64_t>(load_a(row_map(i), loads));
+  }
+  // values(p) * X(col_idx(p)).
+  KOKKOS_INLINE_FUNCTION S product(std::int64_t p) const {
+    const auto c = load_a(col_idx(p), loads);
+    return load_a(values(p), loads) * load_x(X(c), loads);
+  }
 
   KOKKOS_INLINE_FUNCTION std::int64_t nnz() const {
     return static_cast<std::int64_t>(col_idx.extent(0));

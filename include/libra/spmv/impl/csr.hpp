@@ -33,8 +33,9 @@ std::int64_t spmv_csr(
     const TilePlan<typename Exec::memory_space>* plan = nullptr,
     bool* planned = nullptr) {
   if (planned) *planned = false;
-  const auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta,
-                               beta_first, y_base);
+  auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta, beta_first,
+                         y_base);
+  a.loads = spmv_load_hints(tuning.load_hints);
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       bool rows_kernel = false;

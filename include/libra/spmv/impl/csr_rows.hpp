@@ -45,15 +45,12 @@ struct SpmvCsrRows {
     const std::int64_t i0 = coords(t, 0), i1 = coords(t + 1, 0);
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(team, i0, i1), [&](const std::int64_t i) {
-          const std::int64_t p0 = static_cast<std::int64_t>(a.row_map(i));
-          const std::int64_t n = static_cast<std::int64_t>(a.row_map(i + 1)) - p0;
+          const std::int64_t p0 = a.offset(i);
+          const std::int64_t n = a.offset(i + 1) - p0;
           S sum = S(0);
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, n),
-              [&](const std::int64_t k, S& s) {
-                s += a.values(p0 + k) * a.X(a.col_idx(p0 + k));
-              },
-              sum);
+              [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
           Kokkos::single(Kokkos::PerThread(team), [&] {
             spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
           });

@@ -126,11 +126,10 @@ struct SpmvCsrTiles {
 
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
       const std::int64_t p = j0 + q;
-      prod(q) = a.values(p) * a.X(a.col_idx(p));
+      prod(q) = a.product(p);
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const std::int64_t r) {
-      ends(r) = static_cast<std::int32_t>(
-          static_cast<std::int64_t>(a.row_map(i0 + r + 1)) - j0);
+      ends(r) = static_cast<std::int32_t>(a.offset(i0 + r + 1) - j0);
     });
     team.team_barrier();
 
