@@ -23,8 +23,8 @@
 // on the shared folder, R-MAT graphs and bands (default rmat:16-22:16, band:20000000:7,
 // band:5000000:27 on GPUs). LIBRA_BENCH_SPMV_ITEMS and LIBRA_BENCH_SPMV_THREADS set
 // libra_csr's items per thread and tile threads (tuning sweeps; default: Libra's);
-// LIBRA_BENCH_SPMV_LOADS libra_csr's and libra_csr_plan's load hints on CUDA GPUs
-// (SpmvOptions::Tuning::load_hints: 1, 2 or 3 its bits, 4 plain loads);
+// LIBRA_BENCH_SPMV_LOADS=1 has libra_csr and libra_csr_plan read A by plain loads
+// on GPUs (SpmvOptions::Tuning::load_hints -1; default: streaming loads on CUDA);
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -135,9 +135,9 @@ const char* name_of(Algorithm a) {
 // _LOADS the load hints.
 SpmvOptions csr_options(bool merge) {
   SpmvOptions o;
-  const long long loads = env_number("LIBRA_BENCH_SPMV_LOADS");
-  if (loads > 4) throw ArgumentError("LIBRA_BENCH_SPMV_LOADS is 1, 2, 3 or 4");
-  o.tuning.load_hints = loads == 4 ? -1 : static_cast<int>(loads);
+  const long long plain = env_number("LIBRA_BENCH_SPMV_LOADS");
+  if (plain > 1) throw ArgumentError("LIBRA_BENCH_SPMV_LOADS is 1 or unset");
+  o.tuning.load_hints = plain == 1 ? -1 : 0;
   if (merge) {
     o.tuning.csr_tiles = -1;
   } else {

@@ -53,10 +53,9 @@ struct SpmvOptions {
     // only when one segment (segment_items) or one thread does the work; -1
     // forces atomics. Tests walk both.
     int plain_adds = 0;
-    // How CSR's tiles and rows kernels read memory on CUDA GPUs
-    // (spmv/impl/loads.hpp): bit 1 reads A's arrays by streaming loads (evict
-    // first, so that x stays in L2), bit 2 reads x through the read-only data
-    // cache; 0 lets Libra choose, -1 plain loads. No effect on other spaces.
+    // CSR's tiles and rows kernels on GPUs: 0 (Libra's choice) and 1 read A's
+    // arrays by streaming loads on CUDA (evict first, so that x stays in L2;
+    // spmv/impl/loads.hpp), -1 by plain loads. Host spaces always read plainly.
     int load_hints = 0;
   } tuning;
 };
@@ -67,6 +66,7 @@ struct SpmvStats {
   std::uint64_t flops = 0;     // 2 * nnz * K (0 when alpha == 0)
   bool plain_adds = false;     // csc_scatter added without atomics
   bool planned = false;        // csr_tiles read their coordinates from a plan (plan.hpp)
+  bool streamed = false;       // csr_tiles / csr_rows read A by streaming loads (CUDA)
 };
 
 }  // namespace libra

@@ -173,10 +173,11 @@ void spmv_csr_part(
       return;
     }
     SpmvPath path;
-    const auto seg = spmv_csr(
-        exec, A.row_map, A.col_idx, A.values, lines, xc, y, alpha, beta, beta_first,
-        y_base, options.tuning, path, nullptr,
-        plan && plan->tiles.coords.extent(0) > 0 ? &plan->tiles : nullptr, &st.planned);
+    const auto seg =
+        spmv_csr(exec, A.row_map, A.col_idx, A.values, lines, xc, y, alpha, beta,
+                 beta_first, y_base, options.tuning, path, nullptr,
+                 plan && plan->tiles.coords.extent(0) > 0 ? &plan->tiles : nullptr,
+                 &st.planned, &st.streamed);
     spmv_note<S>(st, path, seg, A.nnz(), spmv_columns(y));
   });
 }

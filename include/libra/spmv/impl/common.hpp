@@ -44,7 +44,10 @@ KOKKOS_INLINE_FUNCTION void spmv_write(T& y, T b, T alpha, T sum) {
 // A's local rows [0, rows), and Y(y_base + i) = b * Y(y_base + i) + alpha *
 // (A * X)(i) with b = beta_first on local row 0 (1 for a pCSR whose first row an
 // earlier part began, so that beta is applied once) and beta elsewhere.
-template <class RowMap, class Index, class Values, class XView, class YView>
+// StreamA: the tiles and rows kernels read A's arrays by streaming loads
+// (loads.hpp).
+template <class RowMap, class Index, class Values, class XView, class YView,
+          bool StreamA = false>
 struct CsrSpmvArgs {
   using S = typename YView::non_const_value_type;
   using y_type = YView;
@@ -55,16 +58,14 @@ struct CsrSpmvArgs {
   YView Y;
   S alpha, beta, beta_first;
   std::int64_t rows, y_base;
-  int loads = 0;  // loads.hpp's hints, for the tiles and rows kernels
 
-  // A's offsets, indices and values and x, read with the hints.
+  // Row offset i, and values(p) * X(col_idx(p)), as the tiles and rows kernels
+  // read them.
   KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t i) const {
-    return static_cast<std::int64_t>(load_a(row_map(i), loads));
+    return static_cast<std::int64_t>(load_a<StreamA>(row_map(i)));
   }
-  // values(p) * X(col_idx(p)).
   KOKKOS_INLINE_FUNCTION S product(std::int64_t p) const {
-    const auto c = load_a(col_idx(p), loads);
-    return load_a(values(p), loads) * load_x(X(c), loads);
+    return load_a<StreamA>(values(p)) * X(load_a<StreamA>(col_idx(p)));
   }
 
   KOKKOS_INLINE_FUNCTION std::int64_t nnz() const {
@@ -83,6 +84,14 @@ CsrSpmvArgs<RowMap, Index, Values, XView, YView> csr_spmv_args(
     typename YView::non_const_value_type beta,
     typename YView::non_const_value_type beta_first, std::int64_t y_base) {
   return {row_map, col_idx, values, X, Y, alpha, beta, beta_first, rows, y_base};
+}
+
+// The same operands, read by streaming loads.
+template <class RowMap, class Index, class Values, class XView, class YView>
+CsrSpmvArgs<RowMap, Index, Values, XView, YView, true> streaming_loads(
+    const CsrSpmvArgs<RowMap, Index, Values, XView, YView, false>& a) {
+  return {a.row_map, a.col_idx, a.values,     a.X,    a.Y,
+          a.alpha,   a.beta,    a.beta_first, a.rows, a.y_base};
 }
 
 // Serial runs one thread: its scatters need no atomic instructions.
