@@ -25,6 +25,8 @@
 // libra_csr's items per thread and tile threads (tuning sweeps; default: Libra's);
 // LIBRA_BENCH_SPMV_LOADS=1 has libra_csr and libra_csr_plan read A by plain loads
 // on GPUs (SpmvOptions::Tuning::load_hints -1; default: streaming loads on CUDA);
+// LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr_plan's rows kernel (csr_rows 1), and
+// LIBRA_BENCH_SPMV_LANES its lanes per row (csr_row_lanes);
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -138,6 +140,8 @@ SpmvOptions csr_options(bool merge) {
   const long long plain = env_number("LIBRA_BENCH_SPMV_LOADS");
   if (plain > 1) throw ArgumentError("LIBRA_BENCH_SPMV_LOADS is 1 or unset");
   o.tuning.load_hints = plain == 1 ? -1 : 0;
+  if (env_number("LIBRA_BENCH_SPMV_ROWS") > 0) o.tuning.csr_rows = 1;
+  o.tuning.csr_row_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMV_LANES"));
   if (merge) {
     o.tuning.csr_tiles = -1;
   } else {

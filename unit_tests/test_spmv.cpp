@@ -316,6 +316,17 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       }
     }
   }
+  // The rows kernel with its lanes per row forced (GPUs; host spaces run one
+  // lane): a thread per row, a few rows a warp, a warp per row.
+  for (int lanes : {1, 4, 32}) {
+    SpmvOptions p = o;
+    p.tuning.csr_tiles = 1;
+    p.tuning.csr_rows = 1;
+    p.tuning.csr_row_lanes = lanes;
+    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+    }
+  }
   {
     SpmvOptions p = o;
     p.tuning.csr_tiles = -1;
@@ -536,6 +547,14 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
     EXPECT_EQ(st.path, SpmvPath::csr_rows);
     EXPECT_TRUE(st.planned);
     expect_oracle(y);
+    // Lanes per row forced where the kernel has lanes; nonsense refused.
+    o.tuning.csr_row_lanes = 2;
+    EXPECT_EQ(libra::spmv_plan(Exec(), A, o).tiles.lanes,
+              libra::LaunchTraits<Exec>::is_gpu ? 2 : 1);
+    for (int bad : {-1, 3, 64}) {
+      o.tuning.csr_row_lanes = bad;
+      EXPECT_THROW(libra::spmv_plan(Exec(), A, o), libra::ArgumentError) << bad;
+    }
   }
   // Another matrix, even of the same shape, is refused.
   const auto plan = libra::spmv_plan(Exec(), A);

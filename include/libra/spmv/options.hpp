@@ -45,6 +45,9 @@ struct SpmvOptions {
     // nonzeros it took twice the tiles' time.
     int csr_rows = 0;
     std::int64_t csr_rows_max_path = std::int64_t(1) << 21;
+    // The rows kernel's vector lanes per row on GPUs (0: the power of two at or
+    // above the average row, at most 32; else 1, 2, 4, 8, 16 or 32).
+    int csr_row_lanes = 0;
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;

@@ -54,10 +54,7 @@ SpmvPlan<S, typename Exec::memory_space> spmv_plan_rows(
   plan.rows = rows;
   plan.nnz = static_cast<std::int64_t>(col_idx.extent(0));
   if (spmv_csr_tiles_chosen<Exec, Kokkos::View<S*, Mem>>(options.tuning.csr_tiles)) {
-    plan.tiles =
-        spmv_tile_plan<S>(exec, row_map, col_idx, values, rows,
-                          options.tuning.segment_items, options.tuning.tile_threads,
-                          options.tuning.csr_rows, options.tuning.csr_rows_max_path);
+    plan.tiles = spmv_tile_plan<S>(exec, row_map, col_idx, values, rows, options.tuning);
   }
   return plan;
 }

@@ -31,14 +31,20 @@ class SideStream {
   }
 
   // A non-blocking stream (no implicit order with the legacy default stream)
-  // and two events, one for each direction. One event serves every piece: a
-  // wait takes the work the event captured when the wait was queued, so the
-  // next record does not change what an earlier wait waits for.
+  // of the device's highest priority, and two events, one for each direction.
+  // The priority lets a move's NCCL kernel take the first multiprocessor that a
+  // block of the products leaves, instead of waiting until every block of them
+  // has started. One event serves every piece: a wait takes the work the event
+  // captured when the wait was queued, so the next record does not change what
+  // an earlier wait waits for.
   void open() {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (available) {
-      check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking),
-            "cudaStreamCreateWithFlags");
+      int least = 0, greatest = 0;
+      check(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+            "cudaDeviceGetStreamPriorityRange");
+      check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest),
+            "cudaStreamCreateWithPriority");
       for (auto* e : {&to_side_, &to_exec_}) {
         check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
       }

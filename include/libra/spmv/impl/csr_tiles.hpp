@@ -25,11 +25,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "libra/algorithms/merge_path.hpp"
+#include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/csr_rows.hpp"
+#include "libra/spmv/options.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -292,13 +295,20 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
 }
 
 // The plan of one CSR's tiles (libra::spmv_plan): their coordinates, and whether
-// the rows kernel takes them (`forced_rows`, `rows_max_path`: SpmvOptions'
-// csr_rows, csr_rows_max_path).
+// the rows kernel takes them (SpmvOptions' tuning: segment_items, tile_threads,
+// csr_rows, csr_rows_max_path, csr_row_lanes).
 template <class S, class Exec, class RowMap, class Index, class Values>
 TilePlan<typename Exec::memory_space> spmv_tile_plan(
     const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
-    std::int64_t rows, std::int64_t forced_items, int forced_threads, int forced_rows,
-    std::int64_t rows_max_path) {
+    std::int64_t rows, const SpmvOptions::Tuning& tuning) {
+  const std::int64_t forced_items = tuning.segment_items;
+  const int forced_threads = tuning.tile_threads, forced_rows = tuning.csr_rows;
+  const std::int64_t rows_max_path = tuning.csr_rows_max_path;
+  const int L = tuning.csr_row_lanes;
+  if (L < 0 || L > 32 || (L & (L - 1)) != 0) {
+    throw ArgumentError("spmv: csr_row_lanes is 0 or a power of two up to 32, not " +
+                        std::to_string(L));
+  }
   using mem = typename Exec::memory_space;
   using Vector = Kokkos::View<S*, mem>;
   using Args = CsrSpmvArgs<RowMap, Index, Values, Kokkos::View<const S*, mem>, Vector>;
@@ -326,7 +336,9 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
   std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
   // The rows kernel: tiles of about one row per group, by path length.
   const double per_row = rows > 0 ? static_cast<double>(total) / rows : 1.0;
-  const int lanes = spmv_row_lanes<Exec>(per_row - 1);
+  const int lanes = tuning.csr_row_lanes > 0 && LaunchTraits<Exec>::is_gpu
+                        ? tuning.csr_row_lanes
+                        : spmv_row_lanes<Exec>(per_row - 1);
   const bool rows_kernel =
       rows > 0 && (forced_rows > 0 || (forced_rows == 0 && LaunchTraits<Exec>::is_gpu &&
                                        total <= rows_max_path &&
