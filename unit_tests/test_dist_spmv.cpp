@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -44,25 +45,33 @@ constexpr bool host_memory =
 std::string name(const libra::dist::SpmvOptions& o) {
   return std::string(to_string(o.format)) + " " + to_string(o.version) + " " +
          to_string(o.transport) + " pieces " + std::to_string(o.pieces) + " by " +
-         to_string(o.piece_moves) + ", balance " + to_string(o.balance);
+         to_string(o.piece_moves) + ", balance " + to_string(o.balance) + ", slack " +
+         std::to_string(o.cut_slack);
 }
 
-// The nonzeros per part of a merge-path cut, walked step by step: the merge of
-// the line ends with the nonzeros takes a line's end as soon as all its
-// nonzeros are taken; part i starts at the nonzero reached after
-// floor(i (lines + nnz) / P) steps.
-std::vector<std::int64_t> merge_path_cut(const libra::ref::Matrix& a, PartFormat f,
-                                         int P) {
+// Each line's end (nonzeros up to and including it) in the order of format f's
+// lines (rows, or columns for pCSC).
+std::vector<std::int64_t> line_ends(const libra::ref::Matrix& a, PartFormat f) {
   const bool columns = f == PartFormat::csc;
-  const std::int64_t n = columns ? a.cols : a.rows, nnz = a.nnz();
-  std::vector<std::int64_t> end(static_cast<std::size_t>(n), 0);
+  std::vector<std::int64_t> end(static_cast<std::size_t>(columns ? a.cols : a.rows), 0);
   for (std::int64_t i = 0; i < a.rows; ++i) {
     for (std::int64_t k = a.ptr[i]; k < a.ptr[i + 1]; ++k) {
       ++end[static_cast<std::size_t>(columns ? a.col[k] : i)];
     }
   }
   for (std::size_t l = 1; l < end.size(); ++l) end[l] += end[l - 1];
-  std::vector<std::int64_t> first;  // each part's first nonzero, then nnz
+  return end;
+}
+
+// Each part's first nonzero, then nnz, of a merge-path cut, walked step by step:
+// the merge of the line ends with the nonzeros takes a line's end as soon as
+// all its nonzeros are taken; part i starts at the nonzero reached after
+// floor(i (lines + nnz) / P) steps.
+std::vector<std::int64_t> merge_path_firsts(const libra::ref::Matrix& a, PartFormat f,
+                                            int P) {
+  const std::vector<std::int64_t> end = line_ends(a, f);
+  const std::int64_t n = static_cast<std::int64_t>(end.size()), nnz = a.nnz();
+  std::vector<std::int64_t> first;
   std::int64_t line = 0, j = 0, steps = 0;
   for (int i = 0; i <= P; ++i) {
     const std::int64_t d = i * (n + nnz) / P;
@@ -75,9 +84,48 @@ std::vector<std::int64_t> merge_path_cut(const libra::ref::Matrix& a, PartFormat
     }
     first.push_back(j);
   }
+  return first;
+}
+
+// The same for equal nonzeros: part i starts at nonzero floor(i nnz / P).
+std::vector<std::int64_t> equal_nonzero_firsts(const libra::ref::Matrix& a, int P) {
+  std::vector<std::int64_t> first;
+  for (int i = 0; i <= P; ++i) first.push_back(i * a.nnz() / P);
+  return first;
+}
+
+// The cuts that SpmvOptions::cut_slack makes of `first`: a cut strictly inside
+// a line moves to the line's nearer end (its start on a tie) where that is at
+// most `slack` nonzeros away.
+std::vector<std::int64_t> slack_firsts(const libra::ref::Matrix& a, PartFormat f,
+                                       std::vector<std::int64_t> first,
+                                       std::int64_t slack) {
+  const std::vector<std::int64_t> end = line_ends(a, f);
+  for (std::size_t i = 1; i + 1 < first.size(); ++i) {
+    std::int64_t lo = 0;
+    for (std::int64_t hi : end) {
+      if (lo < first[i] && first[i] < hi) {
+        const std::int64_t to = first[i] - lo <= hi - first[i] ? lo : hi;
+        if (std::abs(to - first[i]) <= slack) first[i] = to;
+        break;
+      }
+      lo = hi;
+    }
+  }
+  return first;
+}
+
+std::vector<std::int64_t> nonzeros_per_part(const std::vector<std::int64_t>& first) {
   std::vector<std::int64_t> per_part;
-  for (int i = 0; i < P; ++i) per_part.push_back(first[i + 1] - first[i]);
+  for (std::size_t i = 0; i + 1 < first.size(); ++i) {
+    per_part.push_back(first[i + 1] - first[i]);
+  }
   return per_part;
+}
+
+std::vector<std::int64_t> merge_path_cut(const libra::ref::Matrix& a, PartFormat f,
+                                         int P) {
+  return nonzeros_per_part(merge_path_firsts(a, f, P));
 }
 
 // The cut: every nonzero in exactly one part, in order; nonzeros balanced for p
@@ -90,12 +138,14 @@ void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
   std::int64_t nnz = 0;
   for (auto n : s.part_nnz) nnz += n;
   EXPECT_EQ(nnz, a.nnz());
-  const auto [lo, hi] = std::minmax_element(s.part_nnz.begin(), s.part_nnz.end());
-  if (o.version != Version::baseline && o.balance == Balance::nonzeros) {
-    EXPECT_LE(*hi - *lo, 1) << "nonzeros per part";
-  }
-  if (o.balance == Balance::merge_path) {
-    EXPECT_EQ(s.part_nnz, merge_path_cut(a, o.format, P)) << "nonzeros per part";
+  if (o.version != Version::baseline) {
+    const auto first = o.balance == Balance::merge_path
+                           ? merge_path_firsts(a, o.format, P)
+                           : equal_nonzero_firsts(a, P);
+    const auto slack =
+        static_cast<std::int64_t>(o.cut_slack * static_cast<double>(a.nnz()) / P);
+    EXPECT_EQ(s.part_nnz, nonzeros_per_part(slack_firsts(a, o.format, first, slack)))
+        << "nonzeros per part";
   }
   if (o.version == Version::baseline) {
     std::int64_t lines = 0;
@@ -613,6 +663,71 @@ TEST(DistSpmv, MergePathBalance) {
   libra::dist::SpmvOptions o;
   o.version = Version::baseline;
   o.balance = Balance::merge_path;
+  EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
+}
+
+// cut_slack: cuts inside short lines move to a line's end, a cut inside a hub
+// row stays; every format, p and p-opt, equal nonzeros and merge path, y
+// gathered and kept on the ranks (check_dist), and the cuts as slack_firsts
+// makes them (check_cut).
+TEST(DistSpmv, CutSlack) {
+  libra::dist::Comm comm;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t j = 0; j < 120; ++j) t.emplace_back(2, j, 1.0 + (j % 4));
+  for (std::int64_t i = 10; i < 200; i += 3) t.emplace_back(i, i % 50, -1.0);
+  const auto hub = libra::ref::from_triplets(200, 120, t);
+  const auto a = libra::ref::random(90, 70, 5, 31, 0.2);
+  for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
+    for (Version v : {Version::p, Version::p_opt}) {
+      for (Balance b : {Balance::nonzeros, Balance::merge_path}) {
+        libra::dist::SpmvOptions o;
+        o.format = f;
+        o.version = v;
+        o.balance = b;
+        o.timing = true;
+        const Transport way = v == Version::p ? Transport::host : automatic_choice(comm);
+        for (double slack : {0.05, 1.0}) {
+          o.cut_slack = slack;
+          check_dist<Kokkos::LayoutLeft, true>(comm, hub, o, way, 1, 1, 0);
+          check_dist<Kokkos::LayoutRight, false>(comm, a, o, way, 2, 2, -0.5);
+        }
+      }
+    }
+  }
+  // By hand: with a whole part's slack no row of `a` (about 5 nonzeros a row)
+  // is cut, so the parts' rows tile A's; the hub row (row 2: 120 of 184
+  // nonzeros) stays cut at 2 ranks with 5% of a part's nonzeros (4), its cut
+  // 28 nonzeros from the row's end.
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  const Csr H = comm.is_root()
+                    ? libra::test::from_ref<double, int, std::size_t, Device>(hub)
+                    : Csr();
+  libra::dist::SpmvOptions o;
+  o.cut_slack = 1;
+  {
+    Spmv mv(comm, Exec(), A, o);
+    if (comm.is_root()) {
+      std::int64_t lines = 0;
+      for (auto n : mv.setup().part_lines) lines += n;
+      EXPECT_EQ(lines, a.rows) << "no row in two parts";
+    }
+  }
+  o.cut_slack = 0.05;
+  if (comm.size() == 2) {
+    Spmv mv(comm, Exec(), H, o);
+    if (comm.is_root()) {
+      EXPECT_EQ(mv.setup().part_nnz, (std::vector<std::int64_t>{92, 92}));
+      EXPECT_EQ(mv.setup().part_lines, (std::vector<std::int64_t>{3, 198}))
+          << "hub row cut";
+    }
+  }
+  for (double bad : {-0.1, 1.5}) {
+    o.cut_slack = bad;
+    EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError) << bad;
+  }
+  o.cut_slack = 0.1;
+  o.version = Version::baseline;
   EXPECT_THROW(Spmv(comm, Exec(), A, o), libra::ArgumentError);
 }
 

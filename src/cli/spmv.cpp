@@ -244,10 +244,11 @@ int run_spmv(SpmvArgs args) {
   if (!args.generate.empty()) args.a_file = args.generate;  // the reports' name for A
   if (mpi_active()) return run_spmv_distributed(args);
   if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0 ||
-      !args.piece_moves.empty() || !args.balance.empty() || !args.y_on.empty()) {
+      !args.piece_moves.empty() || !args.balance.empty() || !args.y_on.empty() ||
+      args.cut_slack >= 0) {
     throw Failure(exit_usage,
-                  "--version, --transport, --pieces, --piece-moves, --balance and --y-on "
-                  "choose "
+                  "--version, --transport, --pieces, --piece-moves, --balance, "
+                  "--cut-slack and --y-on choose "
                   "how MPI ranks share the work; run under an MPI launcher (mpirun -np "
                   "P libra spmv ...)");
   }
@@ -358,6 +359,12 @@ Command add_spmv_command(CLI::App& parent) {
                   "nonzeros, the paper's; default) or merge-path (equal lines plus "
                   "nonzeros)")
       ->check(CLI::IsMember({"nonzeros", "merge-path"}));
+  app->add_option("--cut-slack", args->cut_slack,
+                  "Under mpirun, p and p-opt: a cut inside a line moves to the nearer "
+                  "end of that line where that moves it by at most this share of a "
+                  "part's nonzeros (0 to 1; default 0, the paper's exact cuts), so "
+                  "that no partial sum of the line moves between ranks")
+      ->check(CLI::Range(0.0, 1.0));
   app->add_option("--y-on", args->y_on,
                   "Under mpirun, pcsr and pcoo: where y is computed into: root (default: "
                   "gathered on rank 0 at every iteration) or ranks (each rank keeps its "

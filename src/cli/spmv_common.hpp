@@ -30,6 +30,7 @@ struct SpmvArgs {
   int pieces = -1;          // -1: not given (automatic)
   std::string piece_moves;  // empty: auto
   std::string balance;      // empty: nonzeros
+  double cut_slack = -1;    // -1: not given (0, the paper's exact cuts)
   std::string y_on;         // empty: root (gathered); ranks: apply_local
 };
 

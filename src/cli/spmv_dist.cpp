@@ -1,6 +1,7 @@
 // `mpirun -np P libra spmv A [--partition rows|pcsr|pcsc|pcoo] [--version
 // baseline|p|p-opt] [--transport auto|host|mpi|nccl] [--pieces N] [--piece-moves
-// auto|transport|copy-engines] [--y-on root|ranks]`: MSREP's SpMV on P ranks
+// auto|transport|copy-engines] [--balance nonzeros|merge-path] [--cut-slack F]
+// [--y-on root|ranks]`: MSREP's SpMV on P ranks
 // (libra::dist::Spmv). Rank 0 reads A and x, writes y and the report; every rank
 // computes its part. A failure on any rank ends every rank with rank 0's message
 // and the failing rank's exit code.
@@ -101,6 +102,7 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
   o.pieces = args.pieces < 0 ? 0 : args.pieces;
   o.balance =
       args.balance == "merge-path" ? dist::Balance::merge_path : dist::Balance::nonzeros;
+  o.cut_slack = args.cut_slack < 0 ? 0 : args.cut_slack;
   o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
                   : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
                                                        : PieceMoves::automatic;
@@ -282,6 +284,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     for (const auto& v : run.compute_by_rank) by_rank.push_back(median(v));
     j["compute_seconds_by_rank"] = by_rank;
     j["balance"] = to_string(o.balance);
+    j["cut_slack"] = o.cut_slack;
     j["wait_seconds"] = median(run.wait);
     j["merge_seconds"] = median(run.merge);
     j["x_seconds"] = run.x_seconds;

@@ -1391,6 +1391,7 @@ class SpmvMpi(TempDirTest):
         runs.append(["--partition", "pcsr", "--transport", "host"])
         runs.append(["--partition", "pcsr", "--pieces", "3"])
         runs.append(["--partition", "pcsc", "--balance", "merge-path"])
+        runs.append(["--partition", "pcsr", "--cut-slack", "1", "--y-on", "ranks"])
         # y kept on the ranks, gathered once after the iterations for -o and --check.
         for part, version in (("pcsr", "p-opt"), ("pcsr", "p"), ("pcoo", "p-opt")):
             runs.append(["--partition", part, "--version", version, "--y-on", "ranks"])
@@ -1415,9 +1416,12 @@ class SpmvMpi(TempDirTest):
                     balance = "merge-path" if "--balance" in extra else "nonzeros"
                     self.assertEqual(j["balance"], balance)
                     self.assertEqual(j["y_on"], "ranks" if "--y-on" in extra else "root")
+                    self.assertEqual(j["cut_slack"], 1 if "--cut-slack" in extra else 0)
+                    if "--cut-slack" in extra:  # west2021's rows are short: none cut
+                        self.assertEqual(sum(j["part_lines"]), m.rows)
                     if version == "baseline":
                         self.assertLessEqual(max(j["part_lines"]) - min(j["part_lines"]), 1)
-                    elif balance == "nonzeros":
+                    elif balance == "nonzeros" and "--cut-slack" not in extra:
                         self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     if "--transport" in extra:
                         self.assertEqual(j["transport"], "host")
@@ -1476,6 +1480,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
                  (["spmv", a, "--partition", "pcsc", "--y-on", "ranks"], 2,
                   "full-length partial y"),
+                 (["spmv", a, "--partition", "rows", "--cut-slack", "0.1"], 2,
+                  "baseline cuts whole lines"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
                  (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
         for args, code, words in cases:
@@ -1568,10 +1574,14 @@ class SpmvMpi(TempDirTest):
     def test_version_without_mpirun_is_a_usage_error(self):
         for extra in (["--version", "p"], ["--pieces", "2"],
                       ["--piece-moves", "copy-engines"], ["--balance", "merge-path"],
-                      ["--y-on", "ranks"]):
+                      ["--cut-slack", "0.1"], ["--y-on", "ranks"]):
             p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), *extra)
             self.assertEqual(p.returncode, 2)
             self.assertIn("mpirun", p.stderr)
+        # A slack outside 0..1 is a usage error before anything else.
+        p = libra("spmv", os.path.join(DATA, "lp_afiro.mtx"), "--cut-slack", "2")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--cut-slack", p.stderr)
 
 
 def main():

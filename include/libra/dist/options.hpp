@@ -65,6 +65,12 @@ struct SpmvOptions {
   int pieces = 0;
   PieceMoves piece_moves = PieceMoves::automatic;
   Balance balance = Balance::nonzeros;
+  // p and p_opt: a cut that falls inside a line moves to the nearer end of that
+  // line where that moves it by at most this share of a part's nonzeros (0 to
+  // 1), so that the line is whole in one part and no partial sum of it moves
+  // between ranks; cuts inside longer stretches of a line (hub rows) stay. 0:
+  // the paper's exact cuts.
+  double cut_slack = 0;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank
 };
 

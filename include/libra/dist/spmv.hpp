@@ -267,6 +267,21 @@ class Spmv {
           "libra::dist::Spmv: the ranks passed different versions, formats, "
           "transports, pieces, piece moves or balances");
     }
+    double slack[2] = {options_.cut_slack, -options_.cut_slack}, slack_max[2];
+    MPI_Allreduce(slack, slack_max, 2, MPI_DOUBLE, MPI_MAX, comm_.get());
+    if (slack_max[0] != -slack_max[1]) {
+      throw ArgumentError("libra::dist::Spmv: the ranks passed different cut slacks");
+    }
+    if (!(options_.cut_slack >= 0 && options_.cut_slack <= 1)) {
+      throw ArgumentError(
+          "libra::dist: cut_slack is a share of a part's nonzeros, 0 to "
+          "1, not " +
+          std::to_string(options_.cut_slack));
+    }
+    if (options_.version == Version::baseline && options_.cut_slack > 0) {
+      throw ArgumentError(
+          "libra::dist: cut_slack is p's and p-opt's; baseline cuts whole lines");
+    }
     if (options_.version == Version::baseline && options_.balance != Balance::nonzeros) {
       throw ArgumentError(
           "libra::dist: balance merge-path is p's and p-opt's; baseline cuts equal "
@@ -464,23 +479,31 @@ class Spmv {
       setup_.convert_seconds = timer.seconds();
       timer.reset();
       const bool merge_path = options_.balance == Balance::merge_path;
+      // cut_slack in nonzeros: a share of a part's.
+      const std::int64_t slack = static_cast<std::int64_t>(
+          options_.cut_slack * static_cast<double>(src.nnz) / static_cast<double>(P));
+      using libra::impl::CompressedStart;
+      using libra::impl::MergePathStart;
+      using libra::impl::WholeLineStart;
       if (options_.version == Version::p_opt && merge_path) {
         libra::impl::device_bounds(exec_, src.offsets, src.lines, src.nnz, P, cuts_.bound,
                                    cuts_.start, cuts_.flag,
-                                   libra::impl::MergePathStart{});
+                                   WholeLineStart<MergePathStart>{slack});
       } else if (options_.version == Version::p_opt) {
         libra::impl::device_bounds(exec_, src.offsets, src.lines, src.nnz, P, cuts_.bound,
                                    cuts_.start, cuts_.flag,
-                                   libra::impl::CompressedStart{});
+                                   WholeLineStart<CompressedStart>{slack});
       } else {
         using libra::impl::plan_compressed;
         plan = options_.version == Version::baseline
                    ? plan_compressed<libra::impl::LineBlockStart>(
                          exec_, src.offsets, src.lines, src.nnz, P, false)
-               : merge_path ? plan_compressed<libra::impl::MergePathStart>(
-                                  exec_, src.offsets, src.lines, src.nnz, P, false)
-                            : plan_compressed<libra::impl::CompressedStart>(
-                                  exec_, src.offsets, src.lines, src.nnz, P, false);
+               : merge_path ? plan_compressed<WholeLineStart<MergePathStart>>(
+                                  exec_, src.offsets, src.lines, src.nnz, P, false,
+                                  WholeLineStart<MergePathStart>{slack})
+                            : plan_compressed<WholeLineStart<CompressedStart>>(
+                                  exec_, src.offsets, src.lines, src.nnz, P, false,
+                                  WholeLineStart<CompressedStart>{slack});
         cuts_.bound = plan.bound;
         cuts_.start = plan.start;
         cuts_.flag = plan.flag;

@@ -98,7 +98,7 @@ template <class Exec, class View, class StartFn>
 void device_bounds(const Exec& exec, const View& v, std::int64_t n, std::int64_t nnz,
                    int parts, std::vector<std::int64_t>& bound,
                    std::vector<std::int64_t>& start, std::vector<std::int64_t>& flag,
-                   StartFn) {
+                   const StartFn& fn) {
   const std::int64_t P = parts;
   Kokkos::View<std::int64_t* [3], Kokkos::LayoutRight, typename Exec::memory_space> d(
       "libra::partition::bounds", static_cast<std::size_t>(P + 1));
@@ -106,7 +106,7 @@ void device_bounds(const Exec& exec, const View& v, std::int64_t n, std::int64_t
       "libra::partition::bounds", Kokkos::RangePolicy<Exec>(exec, 0, P + 1),
       KOKKOS_LAMBDA(const std::int64_t i) {
         std::int64_t b = 0, s = 0, f = 0;
-        StartFn::apply(v, n, nnz, i, P, b, s, f);
+        fn.apply(v, n, nnz, i, P, b, s, f);
         d(i, 0) = b;
         d(i, 1) = s;
         d(i, 2) = f;
@@ -158,6 +158,28 @@ struct MergePathStart {
     compressed_start(v, n, nnz, b, i, s, f);
   }
 };
+// Another way's cut (Inner), moved to the nearer end of the line it falls
+// inside where that moves it by at most `slack` nonzeros: the part then begins
+// with a whole line that no other part shares, so that no partial sum of it
+// moves between ranks, for at most `slack` nonzeros more or fewer. Cuts inside
+// longer stretches of a line (a hub row) stay where Inner put them.
+template <class Inner>
+struct WholeLineStart {
+  std::int64_t slack = 0;
+  template <class V>
+  KOKKOS_INLINE_FUNCTION void apply(const V& v, std::int64_t n, std::int64_t nnz,
+                                    std::int64_t i, std::int64_t P, std::int64_t& b,
+                                    std::int64_t& s, std::int64_t& f) const {
+    Inner::apply(v, n, nnz, i, P, b, s, f);
+    if (f == 0 || slack <= 0) return;
+    const std::int64_t lo = static_cast<std::int64_t>(v(s));
+    const std::int64_t hi = static_cast<std::int64_t>(v(s + 1));
+    const std::int64_t to = b - lo <= hi - b ? lo : hi;
+    if ((to > b ? to - b : b - to) > slack) return;
+    b = to;
+    compressed_start(v, n, nnz, b, i, s, f);
+  }
+};
 struct LineBlockStart {
   template <class V>
   KOKKOS_INLINE_FUNCTION static void apply(const V& v, std::int64_t n, std::int64_t,
@@ -200,19 +222,16 @@ using CompressedLocal =
 // (The return types are spelled out: nvcc refuses device lambdas in functions
 // whose return type is deduced.)
 template <class StartFn = CompressedStart, class Exec, class OffsetView>
-PartitionPlan<CompressedLocal<OffsetView>> plan_compressed(const Exec& exec,
-                                                           const OffsetView& offsets,
-                                                           std::int64_t n,
-                                                           std::int64_t nnz, int parts,
-                                                           bool on_device) {
+PartitionPlan<CompressedLocal<OffsetView>> plan_compressed(
+    const Exec& exec, const OffsetView& offsets, std::int64_t n, std::int64_t nnz,
+    int parts, bool on_device, const StartFn& fn = StartFn{}) {
   check_parts(parts);
   using LocalView = CompressedLocal<OffsetView>;
   PartitionPlan<LocalView> plan;
   plan.parts = parts;
   const std::int64_t P = parts;
   if (on_device) {
-    device_bounds(exec, offsets, n, nnz, parts, plan.bound, plan.start, plan.flag,
-                  StartFn{});
+    device_bounds(exec, offsets, n, nnz, parts, plan.bound, plan.start, plan.flag, fn);
     const std::int64_t total = plan_local_begin(plan);
     plan.local = LocalView(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                               "libra::partition::local_offsets"),
@@ -250,7 +269,7 @@ PartitionPlan<CompressedLocal<OffsetView>> plan_compressed(const Exec& exec,
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), offsets);
     for (std::int64_t i = 0; i <= P; ++i) {
       std::int64_t b = 0, s = 0, f = 0;
-      StartFn::apply(h, n, nnz, i, P, b, s, f);
+      fn.apply(h, n, nnz, i, P, b, s, f);
       plan.bound.push_back(b);
       plan.start.push_back(s);
       plan.flag.push_back(f);
