@@ -28,7 +28,8 @@
 // their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
-// LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_WORD_PERCENT
+// LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
+// host_flag_span, LIBRA_BENCH_HOST_WORD_PERCENT
 // host_word_ratio (in percent),
 // LIBRA_BENCH_SMALL_HEAVY_SWEEPS small_heavy_sweeps, LIBRA_BENCH_SIDE_BY_SIDE=0
 // turns tuning.side_by_side off;
@@ -261,6 +262,9 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_WORD_PERCENT")) {
       options_.tuning.host_word_ratio = *v / 100.0;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_FLAG_SPAN")) {
+      options_.tuning.host_flag_span = *v;
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_MARK_COLUMNS")) {
       options_.tuning.host_mark_columns = *v;
