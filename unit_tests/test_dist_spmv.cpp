@@ -627,15 +627,21 @@ TEST(DistSpmv, RowsLeaveInPieces) {
   }
 }
 
+// 200 x 120: row 2 holds 120 of the 184 nonzeros (a hub row), rows 10, 13, ...,
+// 199 one each, the other rows none.
+libra::ref::Matrix hub_row_matrix() {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t j = 0; j < 120; ++j) t.emplace_back(2, j, 1.0 + (j % 4));
+  for (std::int64_t i = 10; i < 200; i += 3) t.emplace_back(i, i % 50, -1.0);
+  return libra::ref::from_triplets(200, 120, t);
+}
+
 // p and p-opt cut equal lines plus nonzeros where asked: a hub row (many
 // nonzeros, one line) against many short rows, empty lines, every format;
 // baseline refuses it.
 TEST(DistSpmv, MergePathBalance) {
   libra::dist::Comm comm;
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t j = 0; j < 120; ++j) t.emplace_back(2, j, 1.0 + (j % 4));
-  for (std::int64_t i = 10; i < 200; i += 3) t.emplace_back(i, i % 50, -1.0);
-  const auto skewed = libra::ref::from_triplets(200, 120, t);
+  const auto skewed = hub_row_matrix();
   const auto a = libra::ref::random(90, 70, 5, 29, 0.2);
   const auto empty = libra::ref::from_triplets(6, 4, {});
   for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
@@ -672,10 +678,7 @@ TEST(DistSpmv, MergePathBalance) {
 // makes them (check_cut).
 TEST(DistSpmv, CutSlack) {
   libra::dist::Comm comm;
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t j = 0; j < 120; ++j) t.emplace_back(2, j, 1.0 + (j % 4));
-  for (std::int64_t i = 10; i < 200; i += 3) t.emplace_back(i, i % 50, -1.0);
-  const auto hub = libra::ref::from_triplets(200, 120, t);
+  const auto hub = hub_row_matrix();
   const auto a = libra::ref::random(90, 70, 5, 31, 0.2);
   for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
     for (Version v : {Version::p, Version::p_opt}) {
