@@ -27,6 +27,8 @@
 // on GPUs (SpmvOptions::Tuning::load_hints -1; default: streaming loads on CUDA);
 // LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr_plan's rows kernel (csr_rows 1), and
 // LIBRA_BENCH_SPMV_LANES its lanes per row (csr_row_lanes);
+// LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr_plan's row sums where its tiles
+// hold whole rows, 2 forbids them (tile_row_sums 1, -1; default: Libra's);
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -142,6 +144,9 @@ SpmvOptions csr_options(bool merge) {
   o.tuning.load_hints = plain == 1 ? -1 : 0;
   if (env_number("LIBRA_BENCH_SPMV_ROWS") > 0) o.tuning.csr_rows = 1;
   o.tuning.csr_row_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMV_LANES"));
+  const long long sums = env_number("LIBRA_BENCH_SPMV_ROW_SUMS");
+  if (sums > 2) throw ArgumentError("LIBRA_BENCH_SPMV_ROW_SUMS is 1, 2 or unset");
+  o.tuning.tile_row_sums = sums == 1 ? 1 : sums == 2 ? -1 : 0;
   if (merge) {
     o.tuning.csr_tiles = -1;
   } else {
@@ -232,7 +237,8 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
       const auto plan = spmv_plan(Exec(), p.A, o);  // once, as cuSPARSE's preprocess
       SpmvStats st;
       spmv(Exec(), 1.0, p.A, x, 0.0, y, plan, o, &st);
-      path = std::string(to_string(st.path)) + (st.planned ? "_planned" : "");
+      path = std::string(to_string(st.path)) + (st.planned ? "_planned" : "") +
+             (st.row_sums ? "_row_sums" : "");
       return [A = p.A, x, y, o, plan] {
         spmv(Exec(), 1.0, A, x, 0.0, y, plan, o);
       };

@@ -144,10 +144,20 @@ template <class S, class O, class Off, class D>
 struct is_pcsr<libra::PartialCsr<S, O, Off, D>> : std::true_type {};
 
 // A call with a plan read its coordinates from it exactly when it ran CSR's
-// tiles.
-void expect_planned(const SpmvStats& st) {
+// tiles; the tiles summed rows by a thread each exactly where the plan said so,
+// and the plan says so wherever its tiles hold whole rows and row sums are
+// forced, never where they are forbidden.
+template <class Plan>
+void expect_planned(const SpmvStats& st, const Plan& plan, const SpmvOptions& o) {
   EXPECT_EQ(st.planned, st.path == SpmvPath::csr_tiles || st.path == SpmvPath::csr_rows)
       << libra::to_string(st.path);
+  EXPECT_EQ(st.row_sums,
+            st.planned && st.path == SpmvPath::csr_tiles && plan.tiles.row_sums);
+  const int sums = o.tuning.tile_row_sums;
+  if (plan.tiles.row_sums) EXPECT_TRUE(plan.tiles.whole_rows && sums >= 0);
+  if (plan.tiles.whole_rows && plan.tiles.lanes == 0 && sums > 0) {
+    EXPECT_TRUE(plan.tiles.row_sums);
+  }
 }
 
 // Applies parts in order to one y and checks every part's path (pcsr_planned:
@@ -160,10 +170,12 @@ void run_parts(const Parts& parts, double alpha, const X& x, double beta, const 
     SpmvStats st;
     if constexpr (is_pcsr<typename Parts::value_type>::value) {
       if (f == Format::pcsr_planned) {
-        libra::spmv(Exec(), alpha, p, x, beta, y, libra::spmv_plan(Exec(), p, o), o, &st);
-        expect_planned(st);
+        const auto plan = libra::spmv_plan(Exec(), p, o);
+        libra::spmv(Exec(), alpha, p, x, beta, y, plan, o, &st);
+        expect_planned(st, plan, o);
       } else {
         libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
+        EXPECT_FALSE(st.row_sums);
       }
     } else {
       libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
@@ -196,11 +208,12 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
           case Format::csr:
             libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
             break;
-          case Format::csr_planned:
-            libra::spmv(Exec(), alpha, A, x, beta, y, libra::spmv_plan(Exec(), A, o), o,
-                        &st);
-            if (a.rows > 0 && alpha != 0 && a.nnz() > 0) expect_planned(st);
+          case Format::csr_planned: {
+            const auto plan = libra::spmv_plan(Exec(), A, o);
+            libra::spmv(Exec(), alpha, A, x, beta, y, plan, o, &st);
+            if (a.rows > 0 && alpha != 0 && a.nnz() > 0) expect_planned(st, plan, o);
             break;
+          }
           case Format::csc:
             libra::spmv(Exec(), alpha, libra::to_csc(Exec(), A), x, beta, y, o, &st);
             break;
@@ -242,6 +255,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
           EXPECT_EQ(st.path, SpmvPath::scale_only);
         } else {
           expect_path(st.path, f, tail, Rank1, o);
+          if (f != Format::csr_planned) EXPECT_FALSE(st.row_sums);
           // A read by streaming loads in the tiles and rows kernels on CUDA,
           // unless forbidden.
           const bool csr_kernel =
@@ -314,6 +328,21 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       for (Format f : {Format::csr, Format::csr_planned, Format::pcsr_planned}) {
         check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       }
+    }
+  }
+  // Plans of whole rows (tiles of 64 path items, 4 threads: more rows than
+  // threads where rows are short), their rows summed by a thread each, forced
+  // and forbidden.
+  for (int sums : {1, -1}) {
+    SpmvOptions p = o;
+    p.tuning.csr_tiles = 1;
+    p.tuning.csr_rows = -1;
+    p.tuning.tile_threads = 4;
+    p.tuning.segment_items = 16;
+    p.tuning.tile_row_sums = sums;
+    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, true>(a, f, 1, alpha, beta, p);
     }
   }
   // The rows kernel with its lanes per row forced (GPUs; host spaces run one
@@ -570,6 +599,62 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
   libra::spmv(Exec(), 1.0, A, x, 0.0, y, plan, {}, &st);
   EXPECT_EQ(plan.tiles.coords.extent(0) > 0, libra::LaunchTraits<Exec>::is_gpu);
   EXPECT_EQ(st.planned, libra::LaunchTraits<Exec>::is_gpu);
+}
+
+// Row sums (impl/csr_tiles.hpp): a band, short rows with empty ones (more rows
+// than threads in a tile), and a row of 100 nonzeros among short ones. Libra
+// sums rows on GPUs where no row is longer than 64 nonzeros; forced, the tiles
+// sum any whole rows, and the long row alone takes its thread.
+TEST(Spmv, TileRowSums) {
+  std::vector<libra::ref::Triplet> band, long_row;
+  const std::int64_t n = 2000;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t d = -3; d <= 3; ++d) {
+      if (i + d >= 0 && i + d < n) band.emplace_back(i, i + d, 1.0 + ((i + 2 * d) % 5));
+    }
+    long_row.emplace_back(i, (i * 7) % n, 0.5 + (i % 3));
+  }
+  for (std::int64_t j = 0; j < 100; ++j) long_row.emplace_back(777, j * 11, -1.0 + j % 4);
+  struct Case {
+    const char* name;
+    libra::ref::Matrix a;
+    bool gpu_sums;  // Libra's choice on GPUs
+  };
+  const std::vector<Case> cases{
+      {"band", libra::ref::from_triplets(n, n, band), true},
+      {"short rows", libra::ref::random(3000, 500, 2, 41, 0.4), true},
+      {"long row", libra::ref::from_triplets(n, n, long_row), false}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto A = libra::test::from_ref<double, int, int, Device>(c.a);
+    Kokkos::View<double*, Device> x("x", c.a.cols), y("y", c.a.rows);
+    Kokkos::deep_copy(x, 0.25);
+    const auto want = libra::ref::spmv(c.a, std::vector<double>(c.a.cols, 0.25));
+    for (int sums : {0, 1, -1}) {
+      SpmvOptions o;
+      o.tuning.csr_tiles = 1;
+      o.tuning.csr_rows = -1;
+      o.tuning.tile_threads = 4;
+      o.tuning.segment_items = 256;  // 256 path items a thread: every row whole
+      o.tuning.tile_row_sums = sums;
+      const auto plan = libra::spmv_plan(Exec(), A, o);
+      ASSERT_TRUE(plan.tiles.whole_rows);
+      const bool expected =
+          sums > 0 || (sums == 0 && libra::LaunchTraits<Exec>::is_gpu && c.gpu_sums);
+      EXPECT_EQ(plan.tiles.row_sums, expected) << sums;
+      Kokkos::deep_copy(y, 3.0);
+      SpmvStats st;
+      libra::spmv(Exec(), 2.0, A, x, -1.0, y, plan, o, &st);
+      EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+      EXPECT_TRUE(st.planned);
+      EXPECT_EQ(st.row_sums, expected) << sums;
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      for (std::int64_t i = 0; i < c.a.rows; ++i) {
+        ASSERT_NEAR(h(i), 2.0 * want[i] - 3.0, 1e-12 * (1 + std::abs(want[i])))
+            << i << ", sums " << sums;
+      }
+    }
+  }
 }
 
 TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {

@@ -35,6 +35,7 @@ struct Timings {
   std::vector<double> compute, merge;  // partitioned: per iteration
   double prepare_seconds = 0;          // conversion, partitioning or plan, once
   bool planned = false;                // CSR: the products took the plan
+  bool row_sums = false;               // CSR: the plan's tiles summed rows a thread each
   std::vector<std::int64_t> part_nnz, part_rows;
 };
 
@@ -127,6 +128,7 @@ Timings dispatch(const SpmvArgs& args, const M& A, const XV& x, const YV& y) {
     }
     t.path = to_string(stats.path);
     t.planned = stats.planned;
+    t.row_sums = stats.row_sums;
   }
   return t;
 }
@@ -184,6 +186,7 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
     j["parts"] = args.partition.empty() ? 1 : (args.parts > 0 ? args.parts : 1);
     j["path"] = t.path;
     j["planned"] = t.planned;
+    j["row_sums"] = t.row_sums;
     j["iterations"] = args.iterations;
     j["seconds"] = seconds;
     j["seconds_min"] = *std::min_element(t.seconds.begin(), t.seconds.end());
@@ -218,7 +221,10 @@ int multiply(const SpmvArgs& args, Output& out, const M& A) {
                    t.part_nnz.size(), static_cast<long long>(*lo),
                    static_cast<long long>(*hi));
     }
-    std::fprintf(report, ", path %s%s\n", t.path.c_str(), t.planned ? " (planned)" : "");
+    std::fprintf(report, ", path %s%s\n", t.path.c_str(),
+                 t.row_sums  ? " (planned, row sums)"
+                 : t.planned ? " (planned)"
+                             : "");
     std::fprintf(report, "%.3f ms per iteration (median of %d), %.2f GB/s", seconds * 1e3,
                  args.iterations, gbs);
     if (!t.compute.empty()) {

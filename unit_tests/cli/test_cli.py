@@ -1216,6 +1216,9 @@ class Spmv(TempDirTest):
                         # CSR's products take a plan made once: its tiles' boundaries
                         # on GPUs; host spaces need none.
                         self.assertEqual(j["planned"], extra[1] == "csr" and on_gpu)
+                        # Row sums only in planned tiles (GPUs).
+                        self.assertIn(j["row_sums"], (False, True) if j["planned"]
+                                      and j["path"] == "csr_tiles" else (False,))
                     self.assert_y(out, m, generated_x, 1)
 
     def test_x_file_with_several_columns(self):

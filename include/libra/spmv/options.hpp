@@ -60,6 +60,11 @@ struct SpmvOptions {
     // arrays by streaming loads on CUDA (evict first, so that x stays in L2;
     // spmv/impl/loads.hpp), -1 by plain loads. Host spaces always read plainly.
     int load_hints = 0;
+    // CSR plans whose tiles hold whole rows (every row fits half a tile): 1 has
+    // the tiles sum each row by one thread (SpmvStats::row_sums), -1 walk the
+    // merge path, 0 sums on GPUs where no row has more than 64 nonzeros
+    // (impl/csr_tiles.hpp says what was measured).
+    int tile_row_sums = 0;
   } tuning;
 };
 
@@ -70,6 +75,7 @@ struct SpmvStats {
   bool plain_adds = false;     // csc_scatter added without atomics
   bool planned = false;        // csr_tiles read their coordinates from a plan (plan.hpp)
   bool streamed = false;       // csr_tiles / csr_rows read A by streaming loads (CUDA)
+  bool row_sums = false;       // csr_tiles summed each (whole) row by one thread
 };
 
 }  // namespace libra

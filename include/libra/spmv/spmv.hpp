@@ -176,8 +176,7 @@ void spmv_csr_part(
     const auto seg =
         spmv_csr(exec, A.row_map, A.col_idx, A.values, lines, xc, y, alpha, beta,
                  beta_first, y_base, options.tuning, path, nullptr,
-                 plan && plan->tiles.coords.extent(0) > 0 ? &plan->tiles : nullptr,
-                 &st.planned, &st.streamed);
+                 plan && plan->tiles.coords.extent(0) > 0 ? &plan->tiles : nullptr, &st);
     spmv_note<S>(st, path, seg, A.nnz(), spmv_columns(y));
   });
 }

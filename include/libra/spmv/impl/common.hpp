@@ -67,6 +67,15 @@ struct CsrSpmvArgs {
   KOKKOS_INLINE_FUNCTION S product(std::int64_t p) const {
     return load_a<StreamA>(values(p)) * X(load_a<StreamA>(col_idx(p)));
   }
+  // The same product's parts, for kernels that issue several loads before
+  // they use any.
+  using column_type = typename Index::non_const_value_type;
+  KOKKOS_INLINE_FUNCTION column_type column(std::int64_t p) const {
+    return load_a<StreamA>(col_idx(p));
+  }
+  KOKKOS_INLINE_FUNCTION S value(std::int64_t p) const {
+    return load_a<StreamA>(values(p));
+  }
 
   KOKKOS_INLINE_FUNCTION std::int64_t nnz() const {
     return static_cast<std::int64_t>(col_idx.extent(0));

@@ -21,8 +21,9 @@ struct CsrKept {
 // Y(y_base + i) = b * Y(y_base + i) + alpha * (A * X)(i) for the `rows` rows of
 // A, b = beta_first on row 0 and beta elsewhere. Sets `path`; returns the
 // segments or tiles. `kept`: temporaries kept by the caller between calls;
-// `plan`: the tiles' plan (libra::spmv_plan), and `planned` whether it was taken;
-// `streamed`: whether A was read by streaming loads.
+// `plan`: the tiles' plan (libra::spmv_plan); `stats`' planned, streamed and
+// row_sums say whether it was taken, A read by streaming loads, rows summed by a
+// thread each.
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr(
     const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
@@ -32,25 +33,28 @@ std::int64_t spmv_csr(
     const SpmvOptions::Tuning& tuning, SpmvPath& path,
     CsrKept<typename YView::non_const_value_type, typename Exec::memory_space>* kept =
         nullptr,
-    const TilePlan<typename Exec::memory_space>* plan = nullptr, bool* planned = nullptr,
-    bool* streamed = nullptr) {
-  if (planned) *planned = false;
-  if (streamed) *streamed = false;
+    const TilePlan<typename Exec::memory_space>* plan = nullptr,
+    SpmvStats* stats = nullptr) {
+  if (stats) stats->planned = stats->streamed = stats->row_sums = false;
   const auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta,
                                beta_first, y_base);
   if constexpr (YView::rank == 1) {
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       const auto tiles_with = [&](const auto& args) {
-        bool rows_kernel = false;
+        TileRun run;
         const auto tiles =
             spmv_csr_tiles(exec, args, tuning.segment_items, tuning.tile_threads,
-                           kept ? &kept->coords : nullptr, plan, planned, &rows_kernel);
-        path = rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
+                           kept ? &kept->coords : nullptr, plan, &run);
+        path = run.rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
+        if (stats) {
+          stats->planned = run.planned;
+          stats->row_sums = run.row_sums;
+        }
         return tiles;
       };
       if constexpr (spmv_can_stream<Exec>) {
         if (spmv_streams_a<Exec>(tuning.load_hints)) {
-          if (streamed) *streamed = true;
+          if (stats) stats->streamed = true;
           return tiles_with(streaming_loads(a));
         }
       }
