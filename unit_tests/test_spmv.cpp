@@ -602,8 +602,8 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
 }
 
 // Row sums (impl/csr_tiles.hpp): a band, short rows with empty ones (more rows
-// than threads in a tile), and a row of 100 nonzeros among short ones. Libra
-// sums rows on GPUs where no row is longer than 64 nonzeros; forced, the tiles
+// than threads in a tile), and a row of 200 nonzeros among short ones. Libra
+// sums rows on GPUs where no row is longer than 128 nonzeros; forced, the tiles
 // sum any whole rows, and the long row alone takes its thread.
 TEST(Spmv, TileRowSums) {
   std::vector<libra::ref::Triplet> band, long_row;
@@ -614,7 +614,7 @@ TEST(Spmv, TileRowSums) {
     }
     long_row.emplace_back(i, (i * 7) % n, 0.5 + (i % 3));
   }
-  for (std::int64_t j = 0; j < 100; ++j) long_row.emplace_back(777, j * 11, -1.0 + j % 4);
+  for (std::int64_t j = 0; j < 200; ++j) long_row.emplace_back(777, j * 9, -1.0 + j % 4);
   struct Case {
     const char* name;
     libra::ref::Matrix a;
@@ -635,7 +635,7 @@ TEST(Spmv, TileRowSums) {
       o.tuning.csr_tiles = 1;
       o.tuning.csr_rows = -1;
       o.tuning.tile_threads = 4;
-      o.tuning.segment_items = 256;  // 256 path items a thread: every row whole
+      o.tuning.segment_items = 512;  // long tiles: every row whole
       o.tuning.tile_row_sums = sums;
       const auto plan = libra::spmv_plan(Exec(), A, o);
       ASSERT_TRUE(plan.tiles.whole_rows);

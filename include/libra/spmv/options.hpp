@@ -62,7 +62,7 @@ struct SpmvOptions {
     int load_hints = 0;
     // CSR plans whose tiles hold whole rows (every row fits half a tile): 1 has
     // the tiles sum each row by one thread (SpmvStats::row_sums), -1 walk the
-    // merge path, 0 sums on GPUs where no row has more than 64 nonzeros
+    // merge path, 0 sums on GPUs where no row has more than 128 nonzeros
     // (impl/csr_tiles.hpp says what was measured).
     int tile_row_sums = 0;
   } tuning;

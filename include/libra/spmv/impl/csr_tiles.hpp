@@ -24,10 +24,12 @@
 // Where a plan's tiles hold whole rows of about equal length (bands, FEM), step
 // 2 takes a shorter form, row sums: each thread issues several loads before it
 // uses any, and after the barrier each row is summed by one thread from scratch,
-// with no search and no carries. Measured on an H100 (band 20M x 7, band 5M x
-// 27): 0.749 and 0.641 ms against the walk's 0.972 and 0.798 (cuSPARSE 0.867,
-// 0.692); the batched loads alone changed nothing there and cost R-MAT 22 a
-// quarter, the row sums alone took 0.881 and 0.712.
+// with no search and no carries. Measured on an H100 (git 917938b; ms, row sums
+// / merge walk / cuSPARSE): bands of 7 diagonals (20M rows) 0.762 / 0.974 /
+// 0.862, 27 (5M) 0.647 / 0.805 / 0.693, 63 (2M) 0.592 / 0.741 / 0.607, 127 (1M)
+// 0.580 / 0.788 / 0.543. In an earlier build the batched loads alone changed
+// nothing on the bands and cost R-MAT 22 a quarter (merge-walk tiles keep plain
+// loads), and row sums with plain loads took 0.881 and 0.712 ms on the first two.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
@@ -89,9 +91,11 @@ struct TilePlan {
 };
 
 // Row sums are Libra's choice where a plan's tiles hold whole rows of at most
-// this many nonzeros (a thread sums its row alone; longer rows leave the team
-// waiting on one thread).
-inline constexpr std::int64_t tile_row_sums_longest = 64;
+// this many nonzeros. A thread sums its row alone, so a tile waits on its
+// longest row: up to 128 adds from scratch, about what the walk's search and
+// steps cost a thread; longer rows among short ones would leave the team
+// waiting on one thread (measured on uniform rows only, where 127 still won).
+inline constexpr std::int64_t tile_row_sums_longest = 128;
 
 // What spmv_csr_tiles ran: whether it took a plan's coordinates, the rows
 // kernel, the row sums.
