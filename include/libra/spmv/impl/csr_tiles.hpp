@@ -22,9 +22,10 @@
 // search: a pass over the boundaries applies beta to the cut rows, then the
 // tiles run as above, with no allocation and no fence.
 // Where a plan's tiles hold whole rows of about equal length (bands, FEM), step
-// 2 takes a shorter form, row sums: each thread issues several loads before it
-// uses any, and after the barrier each row is summed by one thread from scratch,
-// with no search and no carries. Measured on an H100 (git 917938b; ms, row sums
+// 2 takes a shorter form in a kernel of its own, row sums
+// (csr_tile_row_sums.hpp): each thread issues several loads before it uses any,
+// and after the barrier each row is summed by one thread from scratch, with no
+// search and no carries. Measured on an H100 (git 917938b; ms, row sums
 // / merge walk / cuSPARSE): bands of 7 diagonals (20M rows) 0.762 / 0.974 /
 // 0.862, 27 (5M) 0.647 / 0.805 / 0.693, 63 (2M) 0.592 / 0.741 / 0.607, 127 (1M)
 // 0.580 / 0.788 / 0.543. In an earlier build the batched loads alone changed
@@ -41,6 +42,7 @@
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/csr_rows.hpp"
+#include "libra/spmv/impl/csr_tile_row_sums.hpp"
 #include "libra/spmv/options.hpp"
 #include "libra/util/workspace.hpp"
 
@@ -124,13 +126,9 @@ struct SpmvCsrTiles {
   using Sums = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
   using Flags = Kokkos::View<int*, scratch, Kokkos::MemoryUnmanaged>;
 
-  // Nonzeros a thread loads before it uses any (row sums).
-  static constexpr int load_batch = 8;
-
   Args a;
   std::int64_t items;                                                   // per thread
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
-  bool row_sums = false;  // every tile holds whole rows: a thread sums each
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
     const std::size_t tile = static_cast<std::size_t>(threads) * items;
@@ -140,39 +138,6 @@ struct SpmvCsrTiles {
 
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, S sum) const {
     spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
-  }
-
-  // A tile of whole rows [i0, i0 + nr), nonzeros [j0, j0 + nz): each thread
-  // loads load_batch nonzeros' columns and values, then their x, before it
-  // stores any product; after the barrier, each row is one thread's sum.
-  KOKKOS_INLINE_FUNCTION void sum_whole_rows(const member& team, std::int64_t i0,
-                                             std::int64_t nr, std::int64_t j0,
-                                             std::int64_t nz, const Ends& ends,
-                                             const Sums& prod) const {
-    const int T = team.team_size();
-    const int th = team.team_rank();
-    for (std::int64_t q0 = th; q0 < nz; q0 += load_batch * T) {
-      typename Args::column_type c[load_batch];
-      S v[load_batch];
-      for (int b = 0; b < load_batch; ++b) {
-        const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
-        c[b] = q < nz ? a.column(j0 + q) : 0;
-        v[b] = q < nz ? a.value(j0 + q) : S(0);
-      }
-      for (int b = 0; b < load_batch; ++b) {
-        const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
-        if (q < nz) prod(q) = v[b] * a.X(c[b]);
-      }
-    }
-    for (std::int64_t r = th; r < nr; r += T) {
-      ends(r) = static_cast<std::int32_t>(a.offset(i0 + r + 1) - j0);
-    }
-    team.team_barrier();
-    for (std::int64_t r = th; r < nr; r += T) {
-      S sum = S(0);
-      for (std::int64_t q = r == 0 ? 0 : ends(r - 1); q < ends(r); ++q) sum += prod(q);
-      write(i0 + r, sum);
-    }
   }
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
@@ -188,10 +153,6 @@ struct SpmvCsrTiles {
     Sums part(team.team_scratch(0), T);
     Flags done(team.team_scratch(0), T);
 
-    if (row_sums) {
-      sum_whole_rows(team, i0, nr, j0, nz, ends, prod);
-      return;
-    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
       const std::int64_t p = j0 + q;
       prod(q) = a.product(p);
@@ -485,9 +446,18 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
     spmv_csr_rows(exec, a, plan->coords, plan->groups, plan->lanes);
     return tiles;
   }
+  if (ran.row_sums) {
+    using Sums = SpmvCsrTileRowSums<Exec, Args>;
+    Kokkos::parallel_for(
+        "libra::spmv::csr::tile_row_sums",
+        light_launch(
+            TilePolicy<Exec>(exec, tiles, shape.threads)
+                .set_scratch_size(0, Kokkos::PerTeam(Sums::scratch_bytes(shape.tile())))),
+        Sums{a, shape.tile(), plan->coords});
+    return tiles;
+  }
   if (use_plan) {
     k.coords = plan->coords;
-    k.row_sums = ran.row_sums;
     if (!plan->whole_rows) {
       spmv_scale_cut_rows(exec, a.row_map, a.rows, shape.tile(), plan->coords, a.Y,
                           a.beta, a.beta_first, a.y_base);
