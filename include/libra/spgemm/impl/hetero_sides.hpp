@@ -200,7 +200,6 @@ class DeviceSide {
   int panels_run = 0;
   double exposed = 0;          // seconds spent waiting for copies
   double compute_seconds = 0;  // in SpGEMM calls
-  double count_seconds = 0;    // counting C's rows (count())
   bool beside = false;         // run_into() computed beside the copies out
   // The copies' own seconds (waits for the recorded ones).
   double transfer_seconds() { return up_clock_.seconds() + down_clock_.seconds(); }
@@ -294,10 +293,8 @@ class DeviceSide {
   }
 
   void count_rows(const Matrix& a_panel, const PanelRange& range) {
-    Kokkos::Timer timer;
     const auto rm = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(), spgemm_row_map(lanes_.compute, a_panel, b_dev_, options_));
-    count_seconds += timer.seconds();
     for (std::size_t p = range.first; p < range.second; ++p) {
       const std::size_t q = p - range.first;
       counts_(static_cast<std::size_t>(order_.rows(p)) + 1) = rm(q + 1) - rm(q);
