@@ -49,7 +49,8 @@ struct SpmvCsrMergePath {
     std::int64_t i0, j0, i1, j1;
     merge_path_search(a.row_map, rows, nnz, d0, i0, j0);
     merge_path_search(a.row_map, rows, nnz, d1, i1, j1);
-    const std::int64_t K = static_cast<std::int64_t>(carry.extent(1));
+    const std::int64_t K =
+        spmv_k<typename Args::y_type>(static_cast<std::int64_t>(carry.extent(1)));
     for (std::int64_t i = i0; i < i1; ++i) {  // rows that end in this segment
       const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i));
       const std::int64_t pb = rb > j0 ? rb : j0;
