@@ -10,7 +10,8 @@
 // back with a fence) and applies beta to the rows tiles cut, before the tiles
 // run. A plan holds the coordinates, found once (16 bytes a tile): a product
 // then neither searches, allocates nor waits. Where rows fit half a tile the
-// boundaries lie at row starts and a product is the tiles alone; else a short
+// boundaries lie at row starts and a product is the tiles alone (row sums,
+// impl/csr_tile_row_sums.hpp, where no row passes 128 nonzeros); else a short
 // pass applies beta to the cut rows first. On small regular matrices the plan
 // takes the rows kernel instead (impl/csr_rows.hpp: a group of vector lanes a
 // row, whole rows a tile). A plan is to Libra what cusparseSpMV_preprocess is to
