@@ -432,7 +432,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
   TileRun ran;
   ran.planned = use_plan;
   ran.rows_kernel = use_plan && plan->lanes > 0;
-  ran.row_sums = use_plan && plan->row_sums && !ran.rows_kernel;
+  ran.row_sums = use_plan && plan->row_sums;  // never with the rows kernel
   if (run) *run = ran;
   const auto launch = [&] {
     Kokkos::parallel_for(
