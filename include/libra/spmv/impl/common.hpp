@@ -70,22 +70,21 @@ struct CsrSpmvArgs {
   S alpha, beta, beta_first;
   std::int64_t rows, y_base;
 
-  // Row offset i, and values(p) * X(col_idx(p)), as the tiles and rows kernels
-  // read them.
+  // Row offset i, nonzero p's column and value, and values(p) * X(col_idx(p)),
+  // as the tiles, row sums and rows kernels read them (column and value apart
+  // for kernels that issue several loads before they use any).
+  using column_type = typename Index::non_const_value_type;
   KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t i) const {
     return static_cast<std::int64_t>(load_a<StreamA>(row_map(i)));
   }
-  KOKKOS_INLINE_FUNCTION S product(std::int64_t p) const {
-    return load_a<StreamA>(values(p)) * X(load_a<StreamA>(col_idx(p)));
-  }
-  // The same product's parts, for kernels that issue several loads before
-  // they use any.
-  using column_type = typename Index::non_const_value_type;
   KOKKOS_INLINE_FUNCTION column_type column(std::int64_t p) const {
     return load_a<StreamA>(col_idx(p));
   }
   KOKKOS_INLINE_FUNCTION S value(std::int64_t p) const {
     return load_a<StreamA>(values(p));
+  }
+  KOKKOS_INLINE_FUNCTION S product(std::int64_t p) const {
+    return value(p) * X(column(p));
   }
 
   KOKKOS_INLINE_FUNCTION std::int64_t nnz() const {
