@@ -266,6 +266,9 @@ class LibraRunner : public Runner {
     if (const auto v = env_int("LIBRA_BENCH_HOST_FLAG_SPAN")) {
       options_.tuning.host_flag_span = *v;
     }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_RANK_COLUMNS")) {
+      options_.tuning.host_rank_columns = static_cast<int>(*v);
+    }
     if (const auto v = env_int("LIBRA_BENCH_HOST_MARK_COLUMNS")) {
       options_.tuning.host_mark_columns = *v;
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <set>
 
 #include "libra/spgemm/spgemm.hpp"
 #include "support/compare.hpp"
@@ -995,46 +996,84 @@ TEST(SpgemmPanelHost, UnsortedColumnsWhenAllowed) {
   }
 }
 
+// The rows of A·B with 1 to `most` distinct columns spread wider than twice
+// their count in 64-column words (the host fill ranks those when unpacked).
+std::uint64_t spread_rows_within(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                                 std::int64_t most) {
+  std::uint64_t n = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    std::set<std::int64_t> cols;
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e) {
+      const auto k = a.col[e];
+      cols.insert(b.col.begin() + b.ptr[k], b.col.begin() + b.ptr[k + 1]);
+    }
+    const auto count = static_cast<std::int64_t>(cols.size());
+    n += count > 0 && count <= most &&
+         (*cols.rbegin() >> 6) - (*cols.begin() >> 6) + 1 > 2 * count;
+  }
+  return n;
+}
+
 // Rows of C sparse in a wide range: the host fill reads their words in order
 // off the word flags, or sorts them (span 0), with packed words and without
-// (new columns told by marks or by bits); pattern and values exact either way.
-// Each row of C here has about 24 columns among 30,000 (469 words): too spread
-// for a scan of the range, close enough for the flags (8 flag words). 401 rows:
-// the last block of rows is short.
-TEST(SpgemmPanelHost, WordFlagsOrSortedWords) {
+// (new columns told by marks or by bits); without packed words, rows of few
+// columns are ranked instead (host_rank_columns: none, some, all); pattern and
+// values exact every way. Each row of C here has about 24 columns among 30,000
+// (469 words): too spread for a scan of the range, close enough for the flags
+// (8 flag words). 401 rows: the last block of rows is short.
+TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
   const auto a = libra::ref::random(401, 20000, 6, 93, 0.0);
   const auto b = libra::ref::random(20000, 30000, 4, 94, 0.0);
   const std::uint64_t rows = rows_with_products(a, b);
+  const std::uint64_t some = spread_rows_within(a, b, 22);
+  ASSERT_GT(some, rows / 10);  // the middle setting ranks some rows, not all
+  ASSERT_LT(some, rows - rows / 10);
+  // Every row too spread for a scan (a row of one or two columns is not).
+  const std::uint64_t all = spread_rows_within(a, b, 1 << 20);
+  ASSERT_GT(all, rows - rows / 20);
   for (const double ratio : {1.0, 0.0, -1.0}) {
     for (const int span : {0, 4, 1 << 20}) {
-      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
-        auto o = panel();
-        // -1: unpacked, with bits instead of marks.
-        o.tuning.host_word_ratio = std::max(ratio, 0.0);
-        o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
-        o.tuning.host_flag_span = span;
-        const auto st = check_product<Types<double, int, int>>(a, b, o, calls);
-        if (libra::LaunchTraits<Exec>::is_gpu) {
-          EXPECT_EQ(st.paths.host_word_flags, 0u);
-          EXPECT_EQ(st.paths.host_marks, 0u);
-          continue;
-        }
-        EXPECT_EQ(st.paths.host_dense, rows);
-        EXPECT_EQ(st.paths.host_marks, ratio == 0.0 ? rows : 0u);
-        if (span == 0) {
-          EXPECT_EQ(st.paths.host_word_flags, 0u);
-        } else {
-          EXPECT_GT(st.paths.host_word_flags, rows / 2);
+      for (const int rank : {0, 22, 1 << 20}) {
+        for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+          auto o = panel();
+          // -1: unpacked, with bits instead of marks.
+          o.tuning.host_word_ratio = std::max(ratio, 0.0);
+          o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
+          o.tuning.host_flag_span = span;
+          o.tuning.host_rank_columns = rank;
+          const auto st = check_product<Types<double, int, int>>(a, b, o, calls);
+          if (libra::LaunchTraits<Exec>::is_gpu) {
+            EXPECT_EQ(st.paths.host_word_flags, 0u);
+            EXPECT_EQ(st.paths.host_marks, 0u);
+            EXPECT_EQ(st.paths.host_ranked, 0u);
+            continue;
+          }
+          EXPECT_EQ(st.paths.host_dense, rows);
+          EXPECT_EQ(st.paths.host_marks, ratio == 0.0 ? rows : 0u);
+          // Only a fill ranks (the numeric pass reads C's known columns).
+          const std::uint64_t ranked = ratio == 1.0 || rank == 0 ? 0
+                                       : rank == 22              ? some
+                                                                 : all;
+          EXPECT_EQ(st.paths.host_ranked, ranked);
+          if (span == 0) {
+            EXPECT_EQ(st.paths.host_word_flags, 0u);
+          } else if (ranked < all) {
+            EXPECT_GT(st.paths.host_word_flags, (all - ranked) / 2);
+          } else {
+            EXPECT_EQ(st.paths.host_word_flags, 0u);
+          }
         }
       }
     }
   }
-  // Unsorted rows take the words as they came: no flags.
+  // Unsorted rows take the words as they came: no flags, no ranks.
   auto o = panel();
   o.sort_columns = false;
   o.tuning.host_flag_span = 1 << 20;
+  o.tuning.host_word_ratio = 0;
   const auto st = check_product<Types<double, int, int>>(a, b, o);
   EXPECT_EQ(st.paths.host_word_flags, 0u);
+  EXPECT_EQ(st.paths.host_ranked, 0u);
 }
 
 // B whose rows list their columns out of order (a user's matrix may): the

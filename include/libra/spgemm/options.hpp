@@ -79,6 +79,11 @@ struct SpgemmOptions {
     // host_flag_span per touched word (plus 4); otherwise it sorts the words.
     // 0 always sorts; a large value always scans (tests walk both).
     int host_flag_span = 4;
+    // Without packed words, a sorted host fill orders a row of at most this
+    // many distinct columns, when they are too spread for a scan of their
+    // range, by ranking them (each column's place is the count of the row's
+    // columns below it: no branch) instead of bits and word flags; 0: never.
+    int host_rank_columns = 32;
     // Without packed words, host dense accumulators tell a row's new columns
     // by per-thread marks (4 bytes a column) when C has at most this many
     // columns, else by the bitmap (impl/acc_host_dense.hpp); 0: never.
@@ -177,6 +182,7 @@ struct SpgemmPathCounts {
   std::uint64_t host_dense = 0;  // per-thread dense accumulator (host spaces)
   std::uint64_t host_packed_words = 0;  // of those, marked with B packed in words
   std::uint64_t host_word_flags = 0;    // of those, filled in order off word flags
+  std::uint64_t host_ranked = 0;        // of host_dense, ordered by ranking their columns
   std::uint64_t host_sorted = 0;        // of those, made by sorting their few products
   std::uint64_t host_marks = 0;  // of host_dense, new columns told by marks, not bits
   // Numeric (C's values).

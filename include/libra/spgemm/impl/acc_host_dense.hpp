@@ -75,7 +75,7 @@ struct HostDenseRows {
   using value_type = std::uint64_t;
   struct Fill {};  // the fill pass's work tag
   // How the fill reads a row's touched words in column order.
-  enum class Order { range, flags, sort };
+  enum class Order { range, flags, sort, rank };
 
   RowProducts<S, O, Off, mem> products;
   ColumnWords<O, Off, mem> words;
@@ -85,6 +85,7 @@ struct HostDenseRows {
   PerThread<std::uint64_t> seen;   // column bits, 0 between rows
   PerThread<std::uint64_t> flags;  // fill: a bit per touched word of seen
   int flag_span = 4;               // SpgemmOptions::Tuning::host_flag_span
+  int rank_columns = 0;            // SpgemmOptions::Tuning::host_rank_columns
   PerThread<O> touched;            // the words a row touched
   PerThread<O> columns;            // fill without packed words: C's row
   using Mark = std::make_unsigned_t<O>;
@@ -211,6 +212,19 @@ struct HostDenseRows {
                                                                    : Order::sort;
   }
 
+  // Writes the n distinct values of v in ascending order into out: each value's
+  // place is the count of values below it. The compares have no branch (the
+  // compiler vectorises them): n^2 of them beat the bits and flags' branches on
+  // each column and word when n is small.
+  static void rank_into(const O* v, std::size_t n, O* out) {
+    for (std::size_t q = 0; q < n; ++q) {
+      const O c = v[q];
+      std::uint32_t r = 0;
+      for (std::size_t t = 0; t < n; ++t) r += static_cast<std::uint32_t>(v[t] < c);
+      out[r] = c;
+    }
+  }
+
   // Calls f(w) for each flagged word in [lo, hi], in order, clearing the flags.
   template <class F>
   static void for_flagged(std::uint64_t* flag, std::uint64_t lo, std::uint64_t hi,
@@ -280,9 +294,14 @@ struct HostDenseRows {
     };
     const std::uint64_t wlo = static_cast<std::uint64_t>(lo) >> 6;
     const std::uint64_t whi = static_cast<std::uint64_t>(hi) >> 6;
-    // Orders by the row's distinct columns (at least its touched words).
-    const Order order = n > 0 ? order_of(n, wlo, whi) : Order::sort;
-    if (Marks && order != Order::sort) {
+    // Orders by the row's distinct columns (at least its touched words); few
+    // columns spread wider than a scan are ranked.
+    Order order = n > 0 ? order_of(n, wlo, whi) : Order::sort;
+    if (n > 0 && order != Order::range && sort &&
+        n <= static_cast<std::size_t>(rank_columns)) {
+      order = Order::rank;
+    }
+    if (Marks && order != Order::sort && order != Order::rank) {
       for (std::size_t q = 0; q < n; ++q) {
         const auto c = static_cast<std::uint64_t>(list[q]);
         bits[c >> 6] |= std::uint64_t(1) << (c & 63);
@@ -294,6 +313,15 @@ struct HostDenseRows {
       if (!Marks) clear_flags(flag, wlo, whi);
     } else if (order == Order::flags) {
       for_flagged(flag, wlo, whi, emit);
+    } else if (order == Order::rank) {
+      rank_into(list, n, out);
+      if constexpr (!Marks) {
+        for (std::size_t q = 0; q < n; ++q) {
+          const auto w = static_cast<std::uint64_t>(list[q]) >> 6;
+          bits[w] = 0;
+          flag[w >> 6] = 0;
+        }
+      }
     } else {
       if (sort) sort_few(list, n);
       for (std::size_t q = 0; q < n; ++q) {
@@ -380,8 +408,9 @@ struct HostDenseRows {
   }
 
   // The fill pass (with C's values in phase fill_values); counts the rows it
-  // read off the flags into `flagged`.
-  void fill_row(const std::int64_t i, const int id, std::uint64_t& flagged) const {
+  // read off the flags into `flagged`, those it ranked into `ranked`.
+  void fill_row(const std::int64_t i, const int id, std::uint64_t& flagged,
+                std::uint64_t& ranked) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
     if (sorts(i)) {
       O cols[host_sort_products_max];
@@ -450,6 +479,7 @@ struct HostDenseRows {
       }
     }
     flagged += order == Order::flags;
+    ranked += order == Order::rank;
   }
 
   // The passes run over blocks of block_rows rows, each block under one token:
@@ -481,8 +511,14 @@ struct HostDenseRows {
   void operator()(const std::int64_t b) const {
     for_block(b, [&](const std::int64_t i, const int id) { numeric_row(i, id); });
   }
+  // The fill's ranked rows: one atomic add per block (the pass reduces the
+  // flagged ones).
+  std::uint64_t* ranked_rows = nullptr;  // host memory: host spaces only
   void operator()(Fill, const std::int64_t b, std::uint64_t& flagged) const {
-    for_block(b, [&](const std::int64_t i, const int id) { fill_row(i, id, flagged); });
+    std::uint64_t ranked = 0;
+    for_block(
+        b, [&](const std::int64_t i, const int id) { fill_row(i, id, flagged, ranked); });
+    if (ranked > 0) Kokkos::atomic_add(ranked_rows, ranked);
   }
 };
 

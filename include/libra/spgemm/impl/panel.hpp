@@ -359,6 +359,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
         per_thread_entries<std::uint64_t>((words + 63) / 64));
     fill_view(exec, f.flags, std::uint64_t(0));
     f.flag_span = plan.host_flag_span;
+    f.rank_columns = plan.host_rank_columns;
     // One entry more than words: mark() writes an entry before it knows it is new.
     f.touched = plan.temps.template view2<O>("libra::spgemm::panel::touched", workers,
                                              per_thread_entries<O>(words + 1));
@@ -410,9 +411,12 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
       st.paths.accumulate_host_dense += rows;
     }
     std::uint64_t flagged = 0;
+    std::uint64_t ranked = 0;
+    f.ranked_rows = &ranked;
     host_row_blocks<typename F::Fill>("libra::spgemm::panel::fill_dense", exec, f,
                                       flagged);
     st.paths.host_word_flags += flagged;
+    st.paths.host_ranked += ranked;  // the pass has returned
     if (dense.any()) {
       dense_panels_fill(
           exec, dense, A, B, dense_work, f.c_row_map, plan.c.col,

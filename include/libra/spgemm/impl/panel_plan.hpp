@@ -42,6 +42,7 @@ struct PanelPlan {
   bool host_dense = false;
   double host_word_ratio = 0;            // SpgemmOptions::Tuning::host_word_ratio
   int host_flag_span = 0;                // SpgemmOptions::Tuning::host_flag_span
+  int host_rank_columns = 0;             // SpgemmOptions::Tuning::host_rank_columns
   bool host_marks = false;               // C within Tuning::host_mark_columns
   std::uint64_t host_sort_products = 0;  // Tuning::host_sort_products, capped
   std::size_t rows_with_products = 0;
@@ -205,6 +206,7 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
                                            plan.host_marks) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
+    plan.host_rank_columns = options.tuning.host_rank_columns;
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
