@@ -158,10 +158,20 @@ void check_cut(const libra::ref::Matrix& a, const libra::dist::SpmvOptions& o,
 }
 
 // The kernel this rank's part ran. `planned`: its pCSR rows had a plan (p-opt's
-// pieces, and every version's parts under apply_local).
+// pieces, and every version's parts under apply_local). `row_sums`: the planned
+// tiles summed each row by one thread, which they never do unplanned, where
+// forbidden, or by default on host spaces.
 void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPath path,
-                bool planned) {
+                bool planned, bool row_sums) {
   using libra::SpmvPath;
+  if (row_sums) {
+    EXPECT_EQ(path, SpmvPath::csr_tiles);
+    EXPECT_TRUE(planned);
+  }
+  const int forced = o.local.tuning.tile_row_sums;
+  if (forced < 0 || (forced == 0 && !libra::LaunchTraits<Exec>::is_gpu)) {
+    EXPECT_FALSE(row_sums);
+  }
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
   // One vector goes through the tiles on GPUs (a rank-1 view of the block).
   const bool tiles =
@@ -354,15 +364,15 @@ void check_dist(const libra::dist::Comm& comm, const libra::ref::Matrix& a,
     mv.apply(alpha, beta, none);
   }
   EXPECT_EQ(mv.columns(), K);
-  check_path(o, K, mv.times().path, o.version == Version::p_opt);
+  check_path(o, K, mv.times().path, o.version == Version::p_opt, mv.times().row_sums);
   if (comm.is_root()) {  // pieces land in y where beta is 0 and its rows contiguous
     const bool into_y = mv.setup().pieces > 0 && beta == 0 && a.rows > 0 &&
                         (Rank1 || std::is_same_v<Layout, Kokkos::LayoutRight>);
     EXPECT_EQ(mv.times().rows_into_y, into_y);
   }
   check_local<Layout, Rank1>(comm, a, mv, o.format, K, alpha, beta);
-  check_path(o, K, mv.times().path,
-             o.version == Version::p_opt || mv.times().rows_into_y);
+  check_path(o, K, mv.times().path, o.version == Version::p_opt || mv.times().rows_into_y,
+             mv.times().row_sums);
   if (o.timing) {
     const auto& t = mv.times();
     EXPECT_GE(t.compute_seconds, 0);
@@ -462,6 +472,51 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
   // CSR's tiles on every space, and the thread-per-segment kernel on GPUs.
   every_way(comm, a, PartFormat::csr, 4, 1);
   every_way(comm, a, PartFormat::csr, 4, -1);
+}
+
+// A band's pCSR parts under p-opt, in tiles of 4 threads x 16 items (every
+// row of 5 nonzeros whole in a tile): with row sums forced every rank's
+// planned tiles sum rows, gathered (apply) and kept on the ranks
+// (apply_local); forbidden, none do. Checked against the oracle both ways.
+TEST(DistSpmv, RowSumsInPlannedTiles) {
+  libra::dist::Comm comm;
+  const std::int64_t n = 600;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - 2); j <= std::min(n - 1, i + 2);
+         ++j)
+      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 7));
+  }
+  const auto a = libra::ref::from_triplets(n, n, t);
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  for (const int force : {1, -1}) {
+    SCOPED_TRACE("tile_row_sums " + std::to_string(force));
+    libra::dist::SpmvOptions o;
+    o.format = PartFormat::csr;
+    o.version = Version::p_opt;
+    o.local.tuning.csr_tiles = 1;  // tiles on host spaces too
+    o.local.tuning.tile_threads = 4;
+    o.local.tuning.segment_items = 16;
+    o.local.tuning.tile_row_sums = force;
+    check_dist<Kokkos::LayoutLeft, true>(comm, a, o, automatic_choice(comm), 1, 1, 0);
+    Spmv mv(comm, Exec(), A, o);
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> x, y;
+    if (comm.is_root()) {
+      x = decltype(x)("x", n, 1);
+      y = decltype(y)("y", n, 1);
+      Kokkos::deep_copy(x, 1.0);
+    }
+    mv.set_x(x);
+    mv.apply(1.0, 0.0, y);
+    EXPECT_EQ(mv.times().path, libra::SpmvPath::csr_tiles);
+    EXPECT_EQ(mv.times().row_sums, force > 0) << "gathered";
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> mine(
+        "mine", static_cast<std::size_t>(mv.local_rows().second - mv.local_rows().first),
+        1);
+    mv.apply_local(1.0, 0.0, mine);
+    EXPECT_EQ(mv.times().row_sums, force > 0) << "kept on the ranks";
+  }
 }
 
 TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {

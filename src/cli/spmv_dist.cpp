@@ -121,6 +121,7 @@ struct Run {
   double x_seconds = 0;
   dist::SpmvSetup setup;
   std::vector<std::string> paths;  // per rank
+  std::vector<bool> row_sums;      // per rank: planned tiles summed rows
 };
 
 std::vector<std::string> gather_strings(const dist::Comm& comm, const std::string& mine) {
@@ -223,6 +224,9 @@ Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOpti
   }
   run.setup = mv.setup();
   run.paths = gather_strings(comm, to_string(mv.times().path));
+  for (const auto& r : gather_strings(comm, mv.times().row_sums ? "1" : "0")) {
+    run.row_sums.push_back(r == "1");
+  }
   if (on_ranks) gather_rows(comm, mine, first, Y);
   return run;
 }
@@ -276,6 +280,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     // Kept on the ranks, y's rows do not move: no piece moves to report.
     if (s.pieces > 0 && args.y_on != "ranks") j["piece_moves"] = to_string(s.piece_moves);
     j["paths"] = run.paths;
+    j["row_sums"] = run.row_sums;
     j["iterations"] = args.iterations;
     j["seconds"] = seconds;
     j["seconds_min"] = *std::min_element(run.total.begin(), run.total.end());

@@ -1446,6 +1446,13 @@ class SpmvMpi(TempDirTest):
                     for path in j["paths"]:
                         self.assertTrue(path.startswith(kernels[extra[1]]) or
                                         path == "scale_only", path)
+                    # Row sums: a rank's planned CSR tiles (GPUs by default).
+                    self.assertEqual(len(j["row_sums"]), len(j["paths"]))
+                    for path, sums in zip(j["paths"], j["row_sums"]):
+                        if sums:
+                            self.assertEqual(path, "csr_tiles")
+                    if j["execution_space"] != "Cuda":
+                        self.assertFalse(any(j["row_sums"]))
                     self.assert_y(out, m)
 
     def assert_y(self, path, m):

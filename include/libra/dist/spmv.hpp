@@ -664,6 +664,7 @@ class Spmv {
     }
     Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
     times_.path = SpmvPath::none;
+    times_.row_sums = false;
     if (K_ > 0 && f == 1) {
       compute_rows_of(local_cut_, local_plans_, 0, alpha, S(0), first_row_,
                       Kokkos::make_pair(std::size_t(0), std::size_t(1)));
@@ -700,6 +701,7 @@ class Spmv {
     }
     Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
     times_.path = SpmvPath::none;
+    times_.row_sums = false;
     if (setup_.pieces > 0) {  // pCSR p-opt: the pieces hold the offsets
       for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
         if (pieces_.lines(c) == 0) continue;
@@ -834,6 +836,7 @@ class Spmv {
     const std::int64_t items = options_.local.tuning.segment_items;
     const libra::impl::spmv_const_t<XV> xc = x;
     times_.path = SpmvPath::none;
+    times_.row_sums = false;
     if (y.extent(0) == 0 || K_ == 0) return;
     if (options_.format == PartFormat::csc) {
       SpmvStats st;
@@ -886,6 +889,7 @@ class Spmv {
     if (nccl && !peer) side_.wait_for(exec_);
     if (root && !peer) receive_pieces(into_y ? y.data() : nullptr);
     times_.path = SpmvPath::none;
+    times_.row_sums = false;
     for (int c = 0; c < pieces_.count && K_ > 0; ++c) {
       if (pieces_.lines(c) == 0) continue;
       const auto k = static_cast<std::size_t>(c);
@@ -1010,10 +1014,12 @@ class Spmv {
     }
     const auto nz = piece_nonzeros(p, c);
     const libra::impl::spmv_const_t<XV> xc = x;
+    SpmvStats st;
     libra::impl::spmv_csr(exec_, piece_offsets(p, c), Kokkos::subview(part_.idx, nz),
                           Kokkos::subview(part_.values, nz), p.lines(c), xc, y, alpha,
                           beta, beta, 0, options_.local.tuning, times_.path, &kept_,
-                          &plans[static_cast<std::size_t>(c)].tiles);
+                          &plans[static_cast<std::size_t>(c)].tiles, &st);
+    times_.row_sums = st.row_sums;
   }
 
   // The first piece with rows holds the part's first row; where the part shares
