@@ -496,6 +496,7 @@ TEST(DistSpmv, RowSumsInPlannedTiles) {
     o.format = PartFormat::csr;
     o.version = Version::p_opt;
     o.local.tuning.csr_tiles = 1;  // tiles on host spaces too
+    o.local.tuning.csr_rows = -1;  // and on GPUs, where small pieces take the rows kernel
     o.local.tuning.tile_threads = 4;
     o.local.tuning.segment_items = 16;
     o.local.tuning.tile_row_sums = force;
