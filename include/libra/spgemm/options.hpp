@@ -82,7 +82,8 @@ struct SpgemmOptions {
     // Without packed words, a sorted host fill orders a row of at most this
     // many distinct columns, when they are too spread for a scan of their
     // range, by ranking them (each column's place is the count of the row's
-    // columns below it: no branch) instead of bits and word flags; 0: never.
+    // columns below it: no branch) instead of bits and word flags; 0: never,
+    // at most 256 (the compares grow as the square).
     int host_rank_columns = 32;
     // Without packed words, host dense accumulators tell a row's new columns
     // by per-thread marks (4 bytes a column) when C has at most this many

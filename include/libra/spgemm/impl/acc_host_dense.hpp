@@ -63,6 +63,8 @@ void sort_few(T* v, std::size_t n) {
 
 // The most products a row made by sorting may have (its stack arrays).
 inline constexpr int host_sort_products_max = 64;
+// The most distinct columns a ranked row may have (Tuning::host_rank_columns).
+inline constexpr int host_rank_columns_max = 256;
 
 template <class Exec, class S, class O, class Off, bool Packed>
 struct HostDenseRows {
@@ -86,8 +88,11 @@ struct HostDenseRows {
   PerThread<std::uint64_t> flags;  // fill: a bit per touched word of seen
   int flag_span = 4;               // SpgemmOptions::Tuning::host_flag_span
   int rank_columns = 0;            // SpgemmOptions::Tuning::host_rank_columns
-  PerThread<O> touched;            // the words a row touched
-  PerThread<O> columns;            // fill without packed words: C's row
+  // The fill's ranked rows, added once per block (the pass reduces the flagged
+  // ones); host memory, as the functor runs on host spaces only.
+  std::uint64_t* ranked_rows = nullptr;
+  PerThread<O> touched;  // the words a row touched
+  PerThread<O> columns;  // fill without packed words: C's row
   using Mark = std::make_unsigned_t<O>;
   // Without packed words, when C is narrow (Tuning::host_mark_columns): the
   // tag of the row that last listed each column; empty: bits tell.
@@ -511,9 +516,6 @@ struct HostDenseRows {
   void operator()(const std::int64_t b) const {
     for_block(b, [&](const std::int64_t i, const int id) { numeric_row(i, id); });
   }
-  // The fill's ranked rows: one atomic add per block (the pass reduces the
-  // flagged ones).
-  std::uint64_t* ranked_rows = nullptr;  // host memory: host spaces only
   void operator()(Fill, const std::int64_t b, std::uint64_t& flagged) const {
     std::uint64_t ranked = 0;
     for_block(

@@ -206,7 +206,9 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
                                            plan.host_marks) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
-    plan.host_rank_columns = options.tuning.host_rank_columns;
+    // Capped: the compares grow as the square of a row's columns.
+    plan.host_rank_columns =
+        std::clamp(options.tuning.host_rank_columns, 0, host_rank_columns_max);
   }
   // The bins' row limits, which do not depend on the lanes per row.
   const PanelShape<Exec, S, O> limits(options.tuning, 1.0);
