@@ -29,7 +29,8 @@
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
 // LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
-// host_flag_span, LIBRA_BENCH_HOST_WORD_PERCENT
+// host_flag_span, LIBRA_BENCH_HOST_RANK_COLUMNS host_rank_columns,
+// LIBRA_BENCH_HOST_WORD_PERCENT
 // host_word_ratio (in percent),
 // LIBRA_BENCH_SMALL_HEAVY_SWEEPS small_heavy_sweeps, LIBRA_BENCH_SIDE_BY_SIDE=0
 // turns tuning.side_by_side off;

@@ -318,20 +318,15 @@ struct HostDenseRows {
       if (!Marks) clear_flags(flag, wlo, whi);
     } else if (order == Order::flags) {
       for_flagged(flag, wlo, whi, emit);
-    } else if (order == Order::rank) {
-      rank_into(list, n, out);
-      if constexpr (!Marks) {
-        for (std::size_t q = 0; q < n; ++q) {
-          const auto w = static_cast<std::uint64_t>(list[q]) >> 6;
-          bits[w] = 0;
-          flag[w >> 6] = 0;
-        }
+    } else {  // ranked, or the list (sorted unless rows stay unsorted)
+      if (order == Order::rank) {
+        rank_into(list, n, out);
+      } else {
+        if (sort) sort_few(list, n);
+        std::copy(list, list + n, out);
       }
-    } else {
-      if (sort) sort_few(list, n);
-      for (std::size_t q = 0; q < n; ++q) {
-        out[q] = list[q];
-        if constexpr (!Marks) {
+      if constexpr (!Marks) {  // the bits and flags the pass set
+        for (std::size_t q = 0; q < n; ++q) {
           const auto w = static_cast<std::uint64_t>(list[q]) >> 6;
           bits[w] = 0;
           flag[w >> 6] = 0;
