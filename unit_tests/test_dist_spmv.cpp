@@ -252,18 +252,13 @@ void check_pieces(const libra::dist::Comm& comm, const libra::dist::SpmvOptions&
 // View of its own (straight into it, or through a copy: the path asserted) (starting,
 // where beta is not 0, from the rows check_spmv gives y), sends them to rank 0, which
 // puts them in y at local_rows() and compares y with the oracle. The ranks' rows must
-// tile y. pCSC refuses.
+// tile y. pCSC's parts send each other the slices of their partial y.
 template <class Layout, bool Rank1>
 void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spmv& mv,
                  PartFormat f, std::int64_t K, double alpha, double beta) {
   SCOPED_TRACE("y kept on the ranks");
   using Block = Kokkos::View<double**, Layout, Device>;
   const auto [first, last] = mv.local_rows();
-  if (f == PartFormat::csc) {
-    EXPECT_EQ(last - first, 0);
-    EXPECT_THROW(mv.apply_local(alpha, beta, Block()), libra::dist::RemoteError);
-    return;
-  }
   const std::int64_t rows = last - first;
   // Rows [first, last) of y on this rank, beta's starting values as check_spmv's.
   Block mine("y_local", static_cast<std::size_t>(rows), static_cast<std::size_t>(K));
@@ -334,7 +329,8 @@ void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spm
     EXPECT_NE(mv.times().path, libra::SpmvPath::none);
   }
   // pCSR parts whose offsets are whole compute straight into the rows held;
-  // pCOO and pCSR cut into several pieces for the gather go through a copy.
+  // pCOO and pCSR cut into several pieces for the gather go through a copy,
+  // pCSC through its partial y.
   EXPECT_EQ(mv.times().rows_into_y, f == PartFormat::csr && mv.setup().pieces <= 1);
 }
 
@@ -571,6 +567,77 @@ TEST(DistSpmv, OwnedRowsByHand) {
   EXPECT_EQ(q1.send_to, 0);
   EXPECT_EQ(q2.send_to, 1);
   EXPECT_EQ(q3.send_to, 1);
+}
+
+// pCSC's rows held and slices moved under apply_local, by hand. Rows held in
+// proportion to the columns (7 rows over 3 columns: 0, 2, 4, 7; no columns: the
+// last part holds every row). Three parts holding rows 0-3, 4-7, 8-11 with row
+// spans [0, 6), [3, 10), [7, 12): part 1 sends rows 3 to 0 and 8-9 to 2 and
+// receives 4-5 from 0 and 7 from 2; an empty span moves nothing.
+TEST(DistSpmv, ColumnRowsByHand) {
+  using libra::dist::impl::column_rows;
+  using libra::dist::impl::held_row_starts;
+  using V = std::vector<std::int64_t>;
+  EXPECT_EQ(held_row_starts({0, 1, 2, 3}, 7, 3), (V{0, 2, 4, 7}));
+  EXPECT_EQ(held_row_starts({0, 0, 0}, 5, 0), (V{0, 0, 5}));
+  const V held = {0, 4, 8, 12}, span = {0, 6, 3, 10, 7, 12};
+  const auto slices = [](const std::vector<libra::dist::impl::ColumnSlice>& v) {
+    V out;
+    for (const auto& s : v) out.insert(out.end(), {s.part, s.first, s.last, s.at});
+    return out;
+  };
+  const auto p0 = column_rows(held, span, 0), p1 = column_rows(held, span, 1),
+             p2 = column_rows(held, span, 2);
+  EXPECT_EQ(std::make_pair(p1.first, p1.last), std::make_pair(4L, 8L));
+  EXPECT_EQ(slices(p0.sends), (V{1, 4, 6, 0}));
+  EXPECT_EQ(slices(p0.receives), (V{1, 3, 4, 0}));
+  EXPECT_EQ(p0.arrived_rows, 1);
+  EXPECT_EQ(slices(p1.sends), (V{0, 3, 4, 0, 2, 8, 10, 0}));
+  EXPECT_EQ(slices(p1.receives), (V{0, 4, 6, 0, 2, 7, 8, 2}));
+  EXPECT_EQ(p1.arrived_rows, 3);
+  EXPECT_EQ(slices(p2.sends), (V{1, 7, 8, 0}));
+  EXPECT_EQ(slices(p2.receives), (V{1, 8, 10, 0}));
+  const auto e1 = column_rows(held, {0, 6, 0, 0, 7, 12}, 1);
+  EXPECT_TRUE(e1.sends.empty());
+  EXPECT_EQ(slices(e1.receives), (V{0, 4, 6, 0, 2, 7, 8, 2}));
+  EXPECT_TRUE(column_rows(held, {0, 6, 0, 0, 7, 12}, 0).receives.empty());
+}
+
+// pCSC parts of a band (half-width 3) keep y on the ranks moving only the
+// band's edges: each rank sends at most 3 rows to each neighbour; a random
+// matrix's parts touch most rows and send many. Checked against the oracle.
+TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
+  libra::dist::Comm comm;
+  const std::int64_t n = 600;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - 3); j <= std::min(n - 1, i + 3);
+         ++j)
+      t.emplace_back(i, j, 1.0 + static_cast<double>((2 * i + j) % 5));
+  }
+  const auto band = libra::ref::from_triplets(n, n, t);
+  const auto random = libra::ref::random(300, 300, 20, 29, 0.1);
+  for (const auto* a : {&band, &random}) {
+    libra::dist::SpmvOptions o;
+    o.format = PartFormat::csc;
+    o.version = Version::p_opt;
+    check_dist<Kokkos::LayoutRight, false>(comm, *a, o, automatic_choice(comm), 2, 1,
+                                           0.5);
+    const Csr A = comm.is_root()
+                      ? libra::test::from_ref<double, int, std::size_t, Device>(*a)
+                      : Csr();
+    Spmv mv(comm, Exec(), A, o);
+    const auto [first, last] = mv.local_rows();
+    if (a == &band) {
+      EXPECT_LE(mv.rows_sent(), comm.size() > 1 ? 6 : 0);
+      EXPECT_NEAR(static_cast<double>(last - first), static_cast<double>(n) / comm.size(),
+                  10);
+    } else if (comm.size() > 1) {
+      EXPECT_GT(mv.rows_sent(), (a->rows / comm.size()) / 2);
+    } else {
+      EXPECT_EQ(mv.rows_sent(), 0);
+    }
+  }
 }
 
 // A part cut into pieces of equal nonzeros, by hand: offsets 0 2 2 5 9 10 (five

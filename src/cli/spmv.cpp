@@ -372,10 +372,11 @@ Command add_spmv_command(CLI::App& parent) {
                   "that no partial sum of the line moves between ranks")
       ->check(CLI::Range(0.0, 1.0));
   app->add_option("--y-on", args->y_on,
-                  "Under mpirun, pcsr and pcoo: where y is computed into: root (default: "
-                  "gathered on rank 0 at every iteration) or ranks (each rank keeps its "
-                  "rows of y, only rows two parts share move; the timed iterations end "
-                  "there, and y is gathered once afterwards for the output and --check)")
+                  "Under mpirun: where y is computed into: root (default: gathered on "
+                  "rank 0 at every iteration) or ranks (each rank keeps its rows of y; "
+                  "pcsr and pcoo move only rows two parts share, pcsc the partial sums "
+                  "of rows another rank holds; the timed iterations end there, and y "
+                  "is gathered once afterwards for the output and --check)")
       ->check(CLI::IsMember({"root", "ranks"}));
   add_input_options(*app, args->input);
   app->footer(

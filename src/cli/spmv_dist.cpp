@@ -106,11 +106,6 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
   o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
                   : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
                                                        : PieceMoves::automatic;
-  if (args.y_on == "ranks" && implied == "csc") {
-    throw Failure(exit_usage,
-                  "--y-on ranks keeps each rank's rows of y: pcsr or pcoo parts; pcsc "
-                  "parts each give a full-length partial y, summed on rank 0");
-  }
   o.timing = true;
   return o;
 }
@@ -120,8 +115,9 @@ struct Run {
   std::vector<std::vector<double>> compute_by_rank;  // root: [rank][iteration]
   double x_seconds = 0;
   dist::SpmvSetup setup;
-  std::vector<std::string> paths;  // per rank
-  std::vector<bool> row_sums;      // per rank: planned tiles summed rows
+  std::vector<std::string> paths;       // per rank
+  std::vector<bool> row_sums;           // per rank: planned tiles summed rows
+  std::vector<std::int64_t> rows_sent;  // per rank, --y-on ranks: partial rows sent
 };
 
 std::vector<std::string> gather_strings(const dist::Comm& comm, const std::string& mine) {
@@ -227,7 +223,13 @@ Run run_ranks(const dist::Comm& comm, const SpmvArgs& args, const dist::SpmvOpti
   for (const auto& r : gather_strings(comm, mv.times().row_sums ? "1" : "0")) {
     run.row_sums.push_back(r == "1");
   }
-  if (on_ranks) gather_rows(comm, mine, first, Y);
+  if (on_ranks) {
+    const std::int64_t sent = mv.rows_sent();
+    run.rows_sent.assign(comm.is_root() ? static_cast<std::size_t>(comm.size()) : 0, 0);
+    MPI_Gather(&sent, 1, MPI_INT64_T, run.rows_sent.data(), 1, MPI_INT64_T, 0,
+               comm.get());
+    gather_rows(comm, mine, first, Y);
+  }
   return run;
 }
 
@@ -279,6 +281,8 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["pieces"] = s.pieces;  // 0: y gathered whole
     // Kept on the ranks, y's rows do not move: no piece moves to report.
     if (s.pieces > 0 && args.y_on != "ranks") j["piece_moves"] = to_string(s.piece_moves);
+    // Kept on the ranks: the rows of partial sums each rank sends per product.
+    if (args.y_on == "ranks") j["rows_sent"] = run.rows_sent;
     j["paths"] = run.paths;
     j["row_sums"] = run.row_sums;
     j["iterations"] = args.iterations;
@@ -325,9 +329,9 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
                  Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
     if (args.y_on == "ranks") {
       std::fprintf(stream,
-                   "y stays on the ranks (each keeps its rows; the rows two parts "
-                   "share move): merge is that move and the copy into each rank's "
-                   "rows\n");
+                   "y stays on the ranks (each keeps its rows; only partial sums of "
+                   "rows another rank holds move): merge is that move and the sum "
+                   "into each rank's rows\n");
     } else if (s.pieces > 0) {
       std::fprintf(stream,
                    "y leaves each rank in %d piece(s), each moved once computed (%s): "

@@ -1396,7 +1396,8 @@ class SpmvMpi(TempDirTest):
         runs.append(["--partition", "pcsc", "--balance", "merge-path"])
         runs.append(["--partition", "pcsr", "--cut-slack", "1", "--y-on", "ranks"])
         # y kept on the ranks, gathered once after the iterations for -o and --check.
-        for part, version in (("pcsr", "p-opt"), ("pcsr", "p"), ("pcoo", "p-opt")):
+        for part, version in (("pcsr", "p-opt"), ("pcsr", "p"), ("pcoo", "p-opt"),
+                              ("pcsc", "p-opt"), ("pcsc", "baseline")):
             runs.append(["--partition", part, "--version", version, "--y-on", "ranks"])
         runs.append(["--partition", "pcsr", "--pieces", "3", "--y-on", "ranks"])
         for np in (1, 2, 3):
@@ -1419,6 +1420,14 @@ class SpmvMpi(TempDirTest):
                     balance = "merge-path" if "--balance" in extra else "nonzeros"
                     self.assertEqual(j["balance"], balance)
                     self.assertEqual(j["y_on"], "ranks" if "--y-on" in extra else "root")
+                    if "--y-on" in extra:  # partial rows sent: pcsr/pcoo a shared row
+                        self.assertEqual(len(j["rows_sent"]), np)
+                        if extra[1] != "pcsc":
+                            self.assertLessEqual(max(j["rows_sent"]), 1)
+                        if np == 1:
+                            self.assertEqual(j["rows_sent"], [0])
+                    else:
+                        self.assertNotIn("rows_sent", j)
                     self.assertEqual(j["cut_slack"], 1 if "--cut-slack" in extra else 0)
                     if "--cut-slack" in extra:  # west2021's rows are short: none cut
                         self.assertEqual(sum(j["part_lines"]), m.rows)
@@ -1488,8 +1497,6 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--pieces", "2", "--transport", "host", "--piece-moves",
                    "transport"], 2, "pieces"),
                  (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
-                 (["spmv", a, "--partition", "pcsc", "--y-on", "ranks"], 2,
-                  "full-length partial y"),
                  (["spmv", a, "--partition", "rows", "--cut-slack", "0.1"], 2,
                   "baseline cuts whole lines"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),

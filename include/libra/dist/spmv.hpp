@@ -28,6 +28,7 @@
 #include "libra/core/error.hpp"
 #include "libra/core/topology.hpp"
 #include "libra/dist/comm.hpp"
+#include "libra/dist/impl/column_rows.hpp"
 #include "libra/dist/impl/distribute.hpp"
 #include "libra/dist/impl/exchange.hpp"
 #include "libra/dist/impl/messages.hpp"
@@ -160,31 +161,26 @@ class Spmv {
     Kokkos::Profiling::popRegion();
   }
 
-  // pCSR and pCOO: the rows [first, last) of y this rank holds after
-  // apply_local (the rows of its part, less a first row it shares with the part
-  // before; together the ranks hold every row once). pCSC: {0, 0}.
+  // The rows [first, last) of y this rank holds after apply_local; together the
+  // ranks hold every row once. pCSR and pCOO: the rows of its part, less a
+  // first row it shares with the part before. pCSC: rows in proportion to its
+  // columns (impl/column_rows.hpp).
   Kokkos::pair<std::int64_t, std::int64_t> local_rows() const {
     return {owned_.first, owned_.last};
   }
 
-  // Collective, pCSR and pCOO: y_local = beta * y_local + alpha * (A x)'s rows
-  // local_rows() on every rank (local_rows' count x K, K of set_x): y stays
-  // where it was computed, as in a solver whose vectors are distributed. Only
-  // the rows two parts share move: one row from each part that starts inside a
-  // row to the rank holding that row. Refused for pCSC, whose parts each give
-  // a full-length partial y.
+  // Collective: y_local = beta * y_local + alpha * (A x)'s rows local_rows() on
+  // every rank (local_rows' count x K, K of set_x): y stays where it was
+  // computed, as in a solver whose vectors are distributed. pCSR and pCOO: only
+  // the rows two parts share move, one row from each part that starts inside a
+  // row to the rank holding that row. pCSC: each part's partial sums of the
+  // rows other parts hold go to them, over its row span only.
   template <class YView>
   void apply_local(S alpha, S beta, const YView& y_local) {
     static_assert(
         Kokkos::SpaceAccessibility<Exec, typename YView::memory_space>::accessible,
         "libra::dist::Spmv::apply_local: y must be in the execution space's memory");
     agreed(comm_, [&] {
-      if (!rows_based()) {
-        throw ArgumentError(
-            "libra::dist::Spmv::apply_local: pCSC parts each give a full-length "
-            "partial y, summed on rank 0 (apply); y stays on the ranks with pCSR or "
-            "pCOO parts");
-      }
       if (K_ == 0 && setup_.cols > 0) {
         throw ArgumentError("libra::dist::Spmv::apply_local: call set_x first");
       }
@@ -206,6 +202,11 @@ class Spmv {
       comm_.barrier();
     }
     Kokkos::Timer timer;
+    if (!rows_based()) {
+      apply_local_columns(alpha, beta, y_local, timing, timer);
+      Kokkos::Profiling::popRegion();
+      return;
+    }
     const bool into_y = local_into_y();
     shared_rows_beside_ = false;
     if (into_y) {
@@ -234,6 +235,16 @@ class Spmv {
     times_.rows_into_y = into_y;
     if (timing) record_phases(t);
     Kokkos::Profiling::popRegion();
+  }
+
+  // The rows of partial sums this rank sends to others under apply_local: pCSR
+  // and pCOO its shared first row, if any; pCSC the rows of its span that
+  // other ranks hold.
+  std::int64_t rows_sent() const {
+    if (rows_based()) return owned_.send_to >= 0 ? 1 : 0;
+    std::int64_t n = 0;
+    for (const auto& s : col_rows_.sends) n += s.last - s.first;
+    return n;
   }
 
   const SpmvSetup& setup() const { return setup_; }
@@ -623,7 +634,7 @@ class Spmv {
   // so that it knows the rows of y it holds under apply_local and where the
   // row it shares goes (impl::owned_rows).
   void plan_owned_rows() {
-    if (!rows_based()) return;
+    if (!rows_based()) return plan_column_rows();
     const auto P = static_cast<std::size_t>(comm_.size());
     std::vector<std::int64_t> start(P + 1), flag(P + 1);
     rank_of_part_ = comm_.is_root() ? setup_.rank_of_part : std::vector<int>(P);
@@ -635,6 +646,109 @@ class Spmv {
     impl::bcast_bytes(comm_, flag.data(), flag.size() * sizeof(std::int64_t), 0);
     impl::bcast_bytes(comm_, rank_of_part_.data(), P * sizeof(int), 0);
     owned_ = impl::owned_rows(start, flag, part_.index);
+  }
+
+  // Column parts: every rank learns every part's first column and row span,
+  // so that it knows the rows of y it holds under apply_local and which slices
+  // of its partial y go where (impl::column_rows).
+  void plan_column_rows() {
+    const auto P = static_cast<std::size_t>(comm_.size());
+    std::vector<std::int64_t> start(P + 1);
+    rank_of_part_ = comm_.is_root() ? setup_.rank_of_part : std::vector<int>(P);
+    if (comm_.is_root()) start = cuts_.start;
+    impl::bcast_bytes(comm_, start.data(), start.size() * sizeof(std::int64_t), 0);
+    impl::bcast_bytes(comm_, rank_of_part_.data(), P * sizeof(int), 0);
+    const auto mine = impl::row_span(exec_, part_.idx);
+    span_[0] = mine.first;
+    span_[1] = mine.second;
+    std::vector<std::int64_t> by_rank(2 * P), by_part(2 * P);
+    MPI_Allgather(span_, 2, MPI_INT64_T, by_rank.data(), 2, MPI_INT64_T, comm_.get());
+    for (std::size_t i = 0; i < P; ++i) {
+      const auto r = static_cast<std::size_t>(rank_of_part_[i]);
+      by_part[2 * i] = by_rank[2 * r];
+      by_part[2 * i + 1] = by_rank[2 * r + 1];
+    }
+    const auto held = impl::held_row_starts(start, setup_.rows, setup_.cols);
+    col_rows_ = impl::column_rows(held, by_part, part_.index);
+    owned_.first = col_rows_.first;
+    owned_.last = col_rows_.last;
+    const auto& in = col_rows_.receives;
+    slices_ = decltype(slices_)("libra::dist::column_slices", in.size());
+    auto h = Kokkos::create_mirror_view(slices_);
+    for (std::size_t s = 0; s < in.size(); ++s) {
+      h(s, 0) = in[s].first;
+      h(s, 1) = in[s].last;
+      h(s, 2) = in[s].at;
+    }
+    Kokkos::deep_copy(slices_, h);
+  }
+
+  // apply_local with column parts: the partial y over the part's span, its
+  // slices exchanged pair by pair, the rows held summed into y_local.
+  template <class YView>
+  void apply_local_columns(S alpha, S beta, const YView& y_local, bool timing,
+                           const Kokkos::Timer& timer) {
+    compute(alpha);
+    double t[2] = {0, 0};
+    if (timing) compute_done(timer, t);
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
+    exchange_column_rows();
+    impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
+                             beta);
+    Kokkos::Profiling::popRegion();
+    exec_.fence();
+    times_.total_seconds = timer.seconds();
+    times_.rows_into_y = false;
+    if (timing) record_phases(t);
+  }
+
+  // The slices of the partial y between this rank and each other, pair by pair
+  // in one order on every rank ((a, b) with a < b: a sends first, b receives
+  // first), so that blocking MPI moves always complete; NCCL runs them as one
+  // group.
+  void exchange_column_rows() {
+    const auto k = static_cast<std::size_t>(K_);
+    const auto rows = static_cast<std::size_t>(col_rows_.arrived_rows);
+    if (arrived_.extent(0) != rows || arrived_.extent(1) != k) {
+      arrived_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                          std::string("libra::dist::arrived_rows")),
+                       rows, k);
+    }
+    if (K_ == 0) return;
+    const int P = comm_.size(), me = comm_.rank();
+    std::vector<int> part_of_rank(static_cast<std::size_t>(P));
+    for (int i = 0; i < P; ++i)
+      part_of_rank[rank_of_part_[static_cast<std::size_t>(i)]] = i;
+    const auto rows_of = [](const Block& b, std::int64_t first, std::int64_t last) {
+      return Kokkos::subview(b,
+                             Kokkos::make_pair(static_cast<std::size_t>(first),
+                                               static_cast<std::size_t>(last)),
+                             Kokkos::ALL);
+    };
+    const auto send = [&](int part, int r) {
+      for (const auto& s : col_rows_.sends) {
+        if (s.part == part) ex_->send(rows_of(ybuf_, s.first, s.last), r, tag_y);
+      }
+    };
+    const auto receive = [&](int part, int r) {
+      for (const auto& s : col_rows_.receives) {
+        if (s.part == part)
+          ex_->recv(rows_of(arrived_, s.at, s.at + s.last - s.first), r, tag_y);
+      }
+    };
+    ex_->group_start();
+    for (int r = 0; r < P; ++r) {
+      if (r == me) continue;
+      const int j = part_of_rank[static_cast<std::size_t>(r)];
+      if (r < me) {
+        receive(j, r);
+        send(j, r);
+      } else {
+        send(j, r);
+        receive(j, r);
+      }
+    }
+    ex_->group_end();
   }
 
   // apply_local: whether the part's rows go straight into y_local: pCSR with
@@ -795,11 +909,12 @@ class Spmv {
     // In pieces the root computes its rows straight into y or `gathered_`.
     const bool own_rows_gathered = setup_.pieces > 0 && comm_.is_root();
     // With copy engines the rows go to a buffer the root maps (share_rows).
-    ybuf_ = Block(noinit("libra::dist::partial_y"),
-                  own_rows_gathered || peer_ ? 0
-                  : rows_based()             ? lines
-                                             : m,
-                  k);
+    // Column parts compute only their row span: the rest must read 0.
+    const std::size_t partial_rows = own_rows_gathered || peer_ ? 0
+                                     : rows_based()             ? lines
+                                                                : m;
+    ybuf_ = rows_based() ? Block(noinit("libra::dist::partial_y"), partial_rows, k)
+                         : Block("libra::dist::partial_y", partial_rows, k);
     // The host merge's copy of the partial result (ybuf_ itself in host memory).
     if (setup_.merge_on_host) ybuf_host_ = Kokkos::create_mirror_view(ybuf_);
     if (!comm_.is_root()) return;
@@ -839,9 +954,20 @@ class Spmv {
     times_.row_sums = false;
     if (y.extent(0) == 0 || K_ == 0) return;
     if (options_.format == PartFormat::csc) {
+      // Only the part's row span: the rest of the partial y stays 0 from its
+      // allocation (allocate_blocks).
+      const auto span = Kokkos::make_pair(static_cast<std::size_t>(span_[0]),
+                                          static_cast<std::size_t>(span_[1]));
+      const auto window = [&] {
+        if constexpr (YV::rank == 1) {
+          return Kokkos::subview(y, span);
+        } else {
+          return Kokkos::subview(y, span, Kokkos::ALL);
+        }
+      }();
       SpmvStats st;
       libra::impl::spmv_csc(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
-                            xc, 0, y, alpha, S(0), options_.local, st);
+                            xc, 0, window, span_[0], alpha, S(0), options_.local, st);
       times_.path = st.path;
       return;
     }
@@ -1265,6 +1391,11 @@ class Spmv {
   // lines of A x, and the shared rows received.
   impl::OwnedRows owned_;
   std::vector<int> rank_of_part_;
+  // Column parts: the rows the part's nonzeros touch, [lo, hi); the slices of
+  // the partial y that move under apply_local; the received ones' places.
+  std::int64_t span_[2] = {0, 0};
+  impl::ColumnRows col_rows_;
+  Kokkos::View<std::int64_t* [3], Kokkos::LayoutRight, memory_space> slices_;
   Block local_, arrived_;
   // apply_local into y: the part's lines cut at its shared first line, their
   // plans, and that line's partial sums.

@@ -121,12 +121,13 @@ void spmv_note(SpmvStats& st, SpmvPath path, std::int64_t segments, std::int64_t
 }
 
 // CSC and pCSC: y = beta * y + alpha * A * x, A over `cols` local columns read
-// from x at x_base; the private blocks on host spaces when they fit, else y
-// scaled and the atomic scatter.
+// from x at x_base, y holding rows [y_first, y_first + y.extent(0)) (every row
+// the nonzeros name: a pCSC part's partial y over its row span); the private
+// blocks on host spaces when they fit, else y scaled and the atomic scatter.
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
 void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
               const Values& values, std::int64_t cols, const XView& x,
-              std::int64_t x_base, const YView& y,
+              std::int64_t x_base, const YView& y, std::int64_t y_first,
               typename YView::non_const_value_type alpha,
               typename YView::non_const_value_type beta, const SpmvOptions& options,
               SpmvStats& st) {
@@ -139,15 +140,15 @@ void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
     st.path = SpmvPath::scale_only;
   } else if (spmv_csc_private_fits<Exec, S>(exec, rows, K, nnz,
                                             options.tuning.csc_private)) {
-    const auto seg =
-        spmv_csc_private(exec, col_map, row_idx, values, cols, x, x_base, y, alpha, beta);
+    const auto seg = spmv_csc_private(exec, col_map, row_idx, values, cols, x, x_base, y,
+                                      y_first, alpha, beta);
     spmv_note<S>(st, SpmvPath::csc_private, seg, nnz, K);
   } else {
     spmv_scale_rows(exec, y, 0, rows, beta, beta);
     st.plain_adds = spmv_plain_adds(exec, options.tuning.plain_adds);
     const auto seg =
-        spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y, 0, alpha,
-                         options.tuning.segment_items, st.plain_adds);
+        spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y, -y_first,
+                         alpha, options.tuning.segment_items, st.plain_adds);
     spmv_note<S>(st, SpmvPath::csc_scatter, seg, nnz, K);
   }
 }
@@ -223,7 +224,7 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Csc<S, O, Off, D
           const XView& x, impl::spmv_scalar_t<S> beta, const YView& y,
           const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
   impl::spmv_call<Exec>("A", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-    impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.num_cols, xc, 0, y, alpha,
+    impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.num_cols, xc, 0, y, 0, alpha,
                    beta, options, st);
   });
 }
@@ -234,7 +235,7 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
           const YView& y, const SpmvOptions& options = {}, SpmvStats* stats = nullptr) {
   impl::spmv_call<Exec>(
       "the pCSC's parent", A, x, y, stats, [&](const auto& xc, SpmvStats& st) {
-        impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.lines(), xc, A.start, y,
+        impl::spmv_csc(exec, A.col_map, A.row_idx, A.values, A.lines(), xc, A.start, y, 0,
                        alpha, A.index == 0 ? beta : S(1), options, st);
       });
 }

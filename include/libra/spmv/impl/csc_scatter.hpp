@@ -49,7 +49,7 @@ struct SpmvCscScatter {
         const S xa = alpha * spmv_at(X, x_base + c, k);
         for (std::int64_t p = pb; p < pe; ++p) {
           if constexpr (Private) {
-            spmv_at(Y, t * block_rows + row_idx(p), k) += values(p) * xa;
+            spmv_at(Y, t * block_rows + y_base + row_idx(p), k) += values(p) * xa;
           } else if (plain) {
             spmv_at(Y, y_base + row_idx(p), k) += values(p) * xa;
           } else {
@@ -116,12 +116,13 @@ bool spmv_csc_private_fits(const Exec& exec, std::int64_t rows, std::int64_t K,
 }
 
 // The private variant: y = beta * y + alpha * A * x with A over `cols` local
-// columns (x read at x_base + column), y of `rows` rows.
+// columns (x read at x_base + column), y of `rows` rows from row y_first on.
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csc_private(const Exec& exec, const ColMap& col_map,
                               const Index& row_idx, const Values& values,
                               std::int64_t cols, const XView& X, std::int64_t x_base,
-                              const YView& Y, typename YView::non_const_value_type alpha,
+                              const YView& Y, std::int64_t y_first,
+                              typename YView::non_const_value_type alpha,
                               typename YView::non_const_value_type beta) {
   using S = typename YView::non_const_value_type;
   const std::int64_t nnz = static_cast<std::int64_t>(row_idx.extent(0));
@@ -137,8 +138,8 @@ std::int64_t spmv_csc_private(const Exec& exec, const ColMap& col_map,
   Kokkos::parallel_for(
       "libra::spmv::csc::private_scatter", Kokkos::RangePolicy<Exec>(exec, 0, W),
       SpmvCscScatter<Exec, ColMap, Index, Values, XView, decltype(blocks), true>{
-          col_map, row_idx, values, X, blocks, alpha, cols, nnz, items, x_base, 0, K,
-          rows});
+          col_map, row_idx, values, X, blocks, alpha, cols, nnz, items, x_base, -y_first,
+          K, rows});
   merge_column_parts(exec, W, blocks, Y, beta);
   return W;
 }

@@ -1,0 +1,134 @@
+#pragma once
+// Where y stays on the ranks with pCSC parts (Spmv::apply_local). A column part's
+// product is a partial y over the rows its nonzeros touch, its row span [lo, hi),
+// not one row of which it owns alone. Part i holds rows in proportion to its
+// columns, [m * start[i] / n, m * start[i + 1] / n): for a band these are the
+// rows its span covers but for the band's edges, so little moves; where every
+// part touches most rows (power-law graphs) the moves are a reduce-scatter's.
+// Each part sends every other part the rows of its span that part holds, and
+// adds what arrives to its own partial sums of the rows it holds.
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace libra::dist::impl {
+
+// Rows [first, last) of a partial y between this part and `part`; `at`: where
+// a received slice starts in the arrived buffer.
+struct ColumnSlice {
+  int part = 0;
+  std::int64_t first = 0, last = 0, at = 0;
+};
+
+struct ColumnRows {
+  std::int64_t first = 0, last = 0;  // rows [first, last) of y held here
+  std::vector<ColumnSlice> sends, receives;
+  std::int64_t arrived_rows = 0;  // the receives' rows together
+};
+
+// Every part's first row held (P + 1 entries, the last = rows), from its first
+// column (col_start, P + 1 entries, the last = cols). Rounded products are
+// monotone in the column, so the holdings tile the rows.
+inline std::vector<std::int64_t> held_row_starts(
+    const std::vector<std::int64_t>& col_start, std::int64_t rows, std::int64_t cols) {
+  std::vector<std::int64_t> held(col_start.size(), 0);
+  for (std::size_t i = 0; i < col_start.size(); ++i) {
+    held[i] = cols == 0 ? 0
+                        : static_cast<std::int64_t>(std::floor(
+                              static_cast<double>(col_start[i]) *
+                              static_cast<double>(rows) / static_cast<double>(cols)));
+    if (held[i] > rows) held[i] = rows;
+  }
+  held.back() = rows;
+  return held;
+}
+
+// Part `part`'s holdings and moves, from every part's first row held (`held`,
+// P + 1) and row span (`span`, 2P: lo, hi by part; an empty part's is {0, 0}).
+inline ColumnRows column_rows(const std::vector<std::int64_t>& held,
+                              const std::vector<std::int64_t>& span, int part) {
+  const int P = static_cast<int>(held.size()) - 1;
+  const auto at = [](const std::vector<std::int64_t>& v, int i) {
+    return v[static_cast<std::size_t>(i)];
+  };
+  ColumnRows c;
+  c.first = at(held, part);
+  c.last = at(held, part + 1);
+  const std::int64_t lo = at(span, 2 * part), hi = at(span, 2 * part + 1);
+  for (int j = 0; j < P; ++j) {
+    if (j == part) continue;
+    // Mine to j: my span within j's rows.
+    const std::int64_t s0 = std::max(lo, at(held, j)), s1 = std::min(hi, at(held, j + 1));
+    if (s1 > s0) c.sends.push_back({j, s0, s1, 0});
+    // j's to me: its span within my rows.
+    const std::int64_t r0 = std::max(at(span, 2 * j), c.first);
+    const std::int64_t r1 = std::min(at(span, 2 * j + 1), c.last);
+    if (r1 > r0) {
+      c.receives.push_back({j, r0, r1, c.arrived_rows});
+      c.arrived_rows += r1 - r0;
+    }
+  }
+  return c;
+}
+
+// The rows a part's row indices name: [min, max + 1), or {0, 0} without any.
+template <class Exec, class Index>
+Kokkos::pair<std::int64_t, std::int64_t> row_span(const Exec& exec, const Index& idx) {
+  const std::int64_t n = static_cast<std::int64_t>(idx.extent(0));
+  if (n == 0) return {0, 0};
+  using Reducer = Kokkos::MinMax<std::int64_t>;
+  typename Reducer::value_type v;
+  Kokkos::parallel_reduce(
+      "libra::dist::spmv::row_span", Kokkos::RangePolicy<Exec>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t p, typename Reducer::value_type& m) {
+        const auto r = static_cast<std::int64_t>(idx(p));
+        if (r < m.min_val) m.min_val = r;
+        if (r > m.max_val) m.max_val = r;
+      },
+      Reducer(v));
+  return {v.min_val, v.max_val + 1};
+}
+
+// y(r) = beta y(r) + partial(first + r) + every arrived slice's row first + r,
+// in part order (deterministic sums). partial is the full-length partial y,
+// zero outside the part's span; slices(s) = {first, last, at}; arrived and
+// partial are (rows x K, LayoutRight); y is rows x K, or a vector where K is 1.
+// beta 0 never reads y.
+template <class Local, class Slices, class Y, class S>
+struct FinishColumnRows {
+  Local partial, arrived;
+  Slices slices;
+  Y y;
+  std::int64_t first, n_slices, K;
+  S beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const std::int64_t r = e / K, k = e % K, row = first + r;
+    S v = partial(row, k);
+    for (std::int64_t s = 0; s < n_slices; ++s) {
+      if (slices(s, 0) <= row && row < slices(s, 1)) {
+        v += arrived(slices(s, 2) + row - slices(s, 0), k);
+      }
+    }
+    if constexpr (Y::rank == 1) {
+      y(r) = beta == S(0) ? v : beta * y(r) + v;
+    } else {
+      y(r, k) = beta == S(0) ? v : beta * y(r, k) + v;
+    }
+  }
+};
+
+template <class Exec, class Local, class Slices, class Y, class S>
+void finish_column_rows(const Exec& exec, const Local& partial, std::int64_t first,
+                        const Local& arrived, const Slices& slices, const Y& y, S beta) {
+  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
+  const std::int64_t K = static_cast<std::int64_t>(partial.extent(1));
+  if (rows == 0 || K == 0) return;
+  Kokkos::parallel_for(
+      "libra::dist::spmv::column_rows", Kokkos::RangePolicy<Exec>(exec, 0, rows * K),
+      FinishColumnRows<Local, Slices, Y, S>{partial, arrived, slices, y, first,
+                                            static_cast<std::int64_t>(slices.extent(0)),
+                                            K, beta});
+}
+
+}  // namespace libra::dist::impl
