@@ -601,11 +601,26 @@ TEST(DistSpmv, ColumnRowsByHand) {
   EXPECT_TRUE(e1.sends.empty());
   EXPECT_EQ(slices(e1.receives), (V{0, 4, 6, 0, 2, 7, 8, 2}));
   EXPECT_TRUE(column_rows(held, {0, 6, 0, 0, 7, 12}, 0).receives.empty());
+  // The holding: two parts touching every one of 10 rows, the first holding
+  // one column of 10: by columns part 0 would send 9 rows, equal counts 5.
+  using libra::dist::impl::choose_held_rows;
+  bool by_columns = true;
+  EXPECT_EQ(choose_held_rows({0, 1, 10}, 10, 10, {0, 10, 0, 10}, by_columns),
+            (V{0, 5, 10}));
+  EXPECT_FALSE(by_columns);
+  // A band's spans: by columns 1 row each way, equal counts 3 rows into part 1.
+  EXPECT_EQ(choose_held_rows({0, 3, 10}, 10, 10, {0, 4, 2, 10}, by_columns),
+            (V{0, 3, 10}));
+  EXPECT_TRUE(by_columns);
+  EXPECT_EQ(libra::dist::impl::busiest_moves({0, 3, 10}, {0, 4, 2, 10}), 1);
+  EXPECT_EQ(libra::dist::impl::busiest_moves({0, 5, 10}, {0, 4, 2, 10}), 3);
 }
 
 // pCSC parts of a band (half-width 3) keep y on the ranks moving only the
-// band's edges: each rank sends at most 3 rows to each neighbour; a random
-// matrix's parts touch most rows and send many. Checked against the oracle.
+// band's edges: each rank sends at most 3 rows to each neighbour, its rows held
+// by columns; a random matrix's parts touch most rows and send many; with ten
+// dense columns first (R-MAT's heavy ones) the first part holds few columns,
+// so equal row counts are held. Checked against the oracle.
 TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
   libra::dist::Comm comm;
   const std::int64_t n = 600;
@@ -617,7 +632,15 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
   }
   const auto band = libra::ref::from_triplets(n, n, t);
   const auto random = libra::ref::random(300, 300, 20, 29, 0.1);
-  for (const auto* a : {&band, &random}) {
+  const auto heavy = [] {
+    std::vector<libra::ref::Triplet> t;
+    for (std::int64_t i = 0; i < 300; ++i) {
+      for (std::int64_t j = 0; j < 10; ++j) t.emplace_back(i, j, 1.0 + (i + j) % 3);
+      t.emplace_back(i, 10 + (7 * i) % 290, 2.0);
+    }
+    return libra::ref::from_triplets(300, 300, t);
+  }();
+  for (const auto* a : {&band, &random, &heavy}) {
     libra::dist::SpmvOptions o;
     o.format = PartFormat::csc;
     o.version = Version::p_opt;
@@ -628,6 +651,11 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
                       : Csr();
     Spmv mv(comm, Exec(), A, o);
     const auto [first, last] = mv.local_rows();
+    if (a == &band || comm.size() == 1) EXPECT_TRUE(mv.setup().rows_by_columns);
+    if (a == &heavy && comm.size() > 1) {
+      EXPECT_FALSE(mv.setup().rows_by_columns);
+      EXPECT_EQ(last - first, 300 / comm.size());
+    }
     if (a == &band) {
       EXPECT_LE(mv.rows_sent(), comm.size() > 1 ? 6 : 0);
       EXPECT_NEAR(static_cast<double>(last - first), static_cast<double>(n) / comm.size(),

@@ -283,6 +283,10 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     if (s.pieces > 0 && args.y_on != "ranks") j["piece_moves"] = to_string(s.piece_moves);
     // Kept on the ranks: the rows of partial sums each rank sends per product.
     if (args.y_on == "ranks") j["rows_sent"] = run.rows_sent;
+    // pCSC on the ranks: rows held in proportion to the columns, or equal counts.
+    if (args.y_on == "ranks" && o.format == PartFormat::csc) {
+      j["rows_held"] = s.rows_by_columns ? "by columns" : "equal";
+    }
     j["paths"] = run.paths;
     j["row_sums"] = run.row_sums;
     j["iterations"] = args.iterations;

@@ -1426,6 +1426,10 @@ class SpmvMpi(TempDirTest):
                             self.assertLessEqual(max(j["rows_sent"]), 1)
                         if np == 1:
                             self.assertEqual(j["rows_sent"], [0])
+                        if extra[1] == "pcsc":
+                            self.assertIn(j["rows_held"], ("by columns", "equal"))
+                        else:
+                            self.assertNotIn("rows_held", j)
                     else:
                         self.assertNotIn("rows_sent", j)
                     self.assertEqual(j["cut_slack"], 1 if "--cut-slack" in extra else 0)

@@ -94,6 +94,10 @@ struct SpmvSetup {
   // transport, baseline and p).
   int pieces = 0;
   PieceMoves piece_moves = PieceMoves::transport;  // the one chosen, where pieces > 0
+  // pCSC under apply_local: whether each part holds rows in proportion to its
+  // columns (true) or equal row counts (false), whichever moves fewer rows
+  // through the busiest part (libra/dist/impl/column_rows.hpp).
+  bool rows_by_columns = false;
 };
 
 // The phases of the last set_x() and apply(). With options.timing: compute is

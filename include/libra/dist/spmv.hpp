@@ -668,7 +668,8 @@ class Spmv {
       by_part[2 * i] = by_rank[2 * r];
       by_part[2 * i + 1] = by_rank[2 * r + 1];
     }
-    const auto held = impl::held_row_starts(start, setup_.rows, setup_.cols);
+    const auto held = impl::choose_held_rows(start, setup_.rows, setup_.cols, by_part,
+                                             setup_.rows_by_columns);
     col_rows_ = impl::column_rows(held, by_part, part_.index);
     owned_.first = col_rows_.first;
     owned_.last = col_rows_.last;
