@@ -685,22 +685,78 @@ class Spmv {
   }
 
   // apply_local with column parts: the partial y over the part's span, its
-  // slices exchanged pair by pair, the rows held summed into y_local.
+  // slices exchanged pair by pair, the rows held summed into y_local. A part
+  // whose span lies within the rows it holds (one rank; parts of a
+  // block-diagonal matrix) sends nothing: it computes straight into y_local and
+  // only adds what arrives.
   template <class YView>
   void apply_local_columns(S alpha, S beta, const YView& y_local, bool timing,
                            const Kokkos::Timer& timer) {
-    compute(alpha);
+    const bool into_y = col_rows_.sends.empty();
+    if (into_y) {
+      compute_columns_into(alpha, beta, y_local);
+    } else {
+      compute(alpha);
+    }
     double t[2] = {0, 0};
     if (timing) compute_done(timer, t);
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
     exchange_column_rows();
-    impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
-                             beta);
+    if (into_y) {
+      impl::add_column_rows(exec_, col_rows_.first, arrived_, slices_, y_local);
+    } else {
+      impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
+                               beta);
+    }
     Kokkos::Profiling::popRegion();
     exec_.fence();
     times_.total_seconds = timer.seconds();
-    times_.rows_into_y = false;
+    times_.rows_into_y = into_y;
     if (timing) record_phases(t);
+  }
+
+  // y_local = beta y_local + alpha (the part's product), its span within the
+  // rows held: the rows outside the span are only scaled.
+  template <class YView>
+  void compute_columns_into(S alpha, S beta, const YView& y) {
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::compute");
+    times_.path = SpmvPath::none;
+    times_.row_sums = false;
+    const auto rows = static_cast<std::size_t>(y.extent(0));
+    const bool spanned = span_[1] > span_[0] && K_ > 0;
+    const auto lo = spanned ? static_cast<std::size_t>(span_[0] - col_rows_.first) : 0;
+    const auto hi = spanned ? static_cast<std::size_t>(span_[1] - col_rows_.first) : 0;
+    const auto part = [&](std::size_t a, std::size_t b) {
+      if constexpr (YView::rank == 1) {
+        return Kokkos::subview(y, Kokkos::make_pair(a, b));
+      } else {
+        return Kokkos::subview(y, Kokkos::make_pair(a, b), Kokkos::ALL);
+      }
+    };
+    if (K_ > 0) {
+      impl::scale_rows(exec_, part(0, lo), beta);
+      impl::scale_rows(exec_, part(hi, rows), beta);
+    }
+    if (spanned) {
+      SpmvStats st;
+      const auto window = part(lo, hi);
+      if constexpr (YView::rank == 1) {
+        const libra::impl::spmv_const_t<decltype(Kokkos::subview(x_, Kokkos::ALL, 0))>
+            xc = Kokkos::subview(x_, Kokkos::ALL, 0);
+        libra::impl::spmv_csc(exec_, part_.offsets, part_.idx, part_.values,
+                              part_.lines(), xc, 0, window, span_[0], alpha, beta,
+                              options_.local, st);
+      } else {
+        const libra::impl::spmv_const_t<Block> xc = x_;
+        libra::impl::spmv_csc(exec_, part_.offsets, part_.idx, part_.values,
+                              part_.lines(), xc, 0, window, span_[0], alpha, beta,
+                              options_.local, st);
+      }
+      times_.path = st.path;
+    } else if (K_ > 0 && rows > 0) {
+      times_.path = SpmvPath::scale_only;
+    }
+    Kokkos::Profiling::popRegion();
   }
 
   // The slices of the partial y between this rank and each other, pair by pair

@@ -175,4 +175,39 @@ void finish_column_rows(const Exec& exec, const Local& partial, std::int64_t fir
                                             K, beta});
 }
 
+// y(r) += every arrived slice's row first + r, in part order: where the part
+// computed straight into y (its span within its rows).
+template <class Local, class Slices, class Y>
+struct AddColumnRows {
+  Local arrived;
+  Slices slices;
+  Y y;
+  std::int64_t first, n_slices, K;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
+    const std::int64_t r = e / K, k = e % K, row = first + r;
+    for (std::int64_t s = 0; s < n_slices; ++s) {
+      if (slices(s, 0) <= row && row < slices(s, 1)) {
+        const auto v = arrived(slices(s, 2) + row - slices(s, 0), k);
+        if constexpr (Y::rank == 1) {
+          y(r) += v;
+        } else {
+          y(r, k) += v;
+        }
+      }
+    }
+  }
+};
+
+template <class Exec, class Local, class Slices, class Y>
+void add_column_rows(const Exec& exec, std::int64_t first, const Local& arrived,
+                     const Slices& slices, const Y& y) {
+  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
+  const std::int64_t K = static_cast<std::int64_t>(arrived.extent(1));
+  if (rows == 0 || K == 0 || slices.extent(0) == 0) return;
+  Kokkos::parallel_for(
+      "libra::dist::spmv::add_column_rows", Kokkos::RangePolicy<Exec>(exec, 0, rows * K),
+      AddColumnRows<Local, Slices, Y>{arrived, slices, y, first,
+                                      static_cast<std::int64_t>(slices.extent(0)), K});
+}
+
 }  // namespace libra::dist::impl
