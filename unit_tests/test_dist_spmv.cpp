@@ -476,6 +476,17 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
   every_way(comm, a, PartFormat::csr, 4, -1);
 }
 
+// An n x n band of half-width h, its values 1 to 7 by position.
+libra::ref::Matrix band(std::int64_t n, std::int64_t h) {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - h); j <= std::min(n - 1, i + h);
+         ++j)
+      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 7));
+  }
+  return libra::ref::from_triplets(n, n, t);
+}
+
 // A band's pCSR parts under p-opt, in tiles of 4 threads x 16 items (every
 // row of 5 nonzeros whole in a tile): with row sums forced every rank's
 // planned tiles sum rows, gathered (apply) and kept on the ranks
@@ -483,13 +494,7 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
 TEST(DistSpmv, RowSumsInPlannedTiles) {
   libra::dist::Comm comm;
   const std::int64_t n = 600;
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = std::max<std::int64_t>(0, i - 2); j <= std::min(n - 1, i + 2);
-         ++j)
-      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 7));
-  }
-  const auto a = libra::ref::from_triplets(n, n, t);
+  const auto a = band(n, 2);
   const Csr A =
       comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
   for (const int force : {1, -1}) {
@@ -631,13 +636,7 @@ TEST(DistSpmv, ColumnRowsByHand) {
 TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
   libra::dist::Comm comm;
   const std::int64_t n = 600;
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = std::max<std::int64_t>(0, i - 3); j <= std::min(n - 1, i + 3);
-         ++j)
-      t.emplace_back(i, j, 1.0 + static_cast<double>((2 * i + j) % 5));
-  }
-  const auto band = libra::ref::from_triplets(n, n, t);
+  const auto banded = band(n, 3);
   const auto random = libra::ref::random(300, 300, 20, 29, 0.1);
   const auto heavy = [] {
     std::vector<libra::ref::Triplet> t;
@@ -657,7 +656,7 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
     }
     return libra::ref::from_triplets(240, 240, t);
   }();
-  for (const auto* a : {&band, &random, &heavy, &arrow}) {
+  for (const auto* a : {&banded, &random, &heavy, &arrow}) {
     libra::dist::SpmvOptions o;
     o.format = PartFormat::csc;
     o.version = Version::p_opt;
@@ -668,13 +667,13 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
                       : Csr();
     Spmv mv(comm, Exec(), A, o);
     const auto [first, last] = mv.local_rows();
-    if (a == &band || comm.size() == 1) EXPECT_TRUE(mv.setup().rows_by_columns);
+    if (a == &banded || comm.size() == 1) EXPECT_TRUE(mv.setup().rows_by_columns);
     if (a == &arrow && mv.setup().part == 0) EXPECT_EQ(mv.rows_sent(), 0);
     if (a == &heavy && comm.size() > 1) {
       EXPECT_FALSE(mv.setup().rows_by_columns);
       EXPECT_EQ(last - first, 300 / comm.size());
     }
-    if (a == &band) {
+    if (a == &banded) {
       EXPECT_LE(mv.rows_sent(), comm.size() > 1 ? 6 : 0);
       EXPECT_NEAR(static_cast<double>(last - first), static_cast<double>(n) / comm.size(),
                   10);

@@ -702,12 +702,8 @@ class Spmv {
     if (timing) compute_done(timer, t);
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
     exchange_column_rows();
-    if (into_y) {
-      impl::add_column_rows(exec_, col_rows_.first, arrived_, slices_, y_local);
-    } else {
-      impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
-                               beta);
-    }
+    impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
+                             beta, into_y);
     Kokkos::Profiling::popRegion();
     exec_.fence();
     times_.total_seconds = timer.seconds();

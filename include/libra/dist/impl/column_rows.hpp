@@ -138,7 +138,8 @@ Kokkos::pair<std::int64_t, std::int64_t> row_span(const Exec& exec, const Index&
 // in part order (deterministic sums). partial is the full-length partial y,
 // zero outside the part's span; slices(s) = {first, last, at}; arrived and
 // partial are (rows x K, LayoutRight); y is rows x K, or a vector where K is 1.
-// beta 0 never reads y.
+// beta 0 never reads y. `onto_y`: the part computed straight into y (its span
+// within its rows), so y(r) += the arrived slices alone, partial unread.
 template <class Local, class Slices, class Y, class S>
 struct FinishColumnRows {
   Local partial, arrived;
@@ -146,68 +147,38 @@ struct FinishColumnRows {
   Y y;
   std::int64_t first, n_slices, K;
   S beta;
+  bool onto_y;
+  KOKKOS_INLINE_FUNCTION S& at(std::int64_t r, std::int64_t k) const {
+    if constexpr (Y::rank == 1) {
+      return y(r);
+    } else {
+      return y(r, k);
+    }
+  }
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
     const std::int64_t r = e / K, k = e % K, row = first + r;
-    S v = partial(row, k);
+    S v = onto_y ? at(r, k) : partial(row, k);
     for (std::int64_t s = 0; s < n_slices; ++s) {
       if (slices(s, 0) <= row && row < slices(s, 1)) {
         v += arrived(slices(s, 2) + row - slices(s, 0), k);
       }
     }
-    if constexpr (Y::rank == 1) {
-      y(r) = beta == S(0) ? v : beta * y(r) + v;
-    } else {
-      y(r, k) = beta == S(0) ? v : beta * y(r, k) + v;
-    }
+    at(r, k) = onto_y || beta == S(0) ? v : beta * at(r, k) + v;
   }
 };
 
 template <class Exec, class Local, class Slices, class Y, class S>
 void finish_column_rows(const Exec& exec, const Local& partial, std::int64_t first,
-                        const Local& arrived, const Slices& slices, const Y& y, S beta) {
-  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
-  const std::int64_t K = static_cast<std::int64_t>(partial.extent(1));
-  if (rows == 0 || K == 0) return;
-  Kokkos::parallel_for(
-      "libra::dist::spmv::column_rows", Kokkos::RangePolicy<Exec>(exec, 0, rows * K),
-      FinishColumnRows<Local, Slices, Y, S>{partial, arrived, slices, y, first,
-                                            static_cast<std::int64_t>(slices.extent(0)),
-                                            K, beta});
-}
-
-// y(r) += every arrived slice's row first + r, in part order: where the part
-// computed straight into y (its span within its rows).
-template <class Local, class Slices, class Y>
-struct AddColumnRows {
-  Local arrived;
-  Slices slices;
-  Y y;
-  std::int64_t first, n_slices, K;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t e) const {
-    const std::int64_t r = e / K, k = e % K, row = first + r;
-    for (std::int64_t s = 0; s < n_slices; ++s) {
-      if (slices(s, 0) <= row && row < slices(s, 1)) {
-        const auto v = arrived(slices(s, 2) + row - slices(s, 0), k);
-        if constexpr (Y::rank == 1) {
-          y(r) += v;
-        } else {
-          y(r, k) += v;
-        }
-      }
-    }
-  }
-};
-
-template <class Exec, class Local, class Slices, class Y>
-void add_column_rows(const Exec& exec, std::int64_t first, const Local& arrived,
-                     const Slices& slices, const Y& y) {
+                        const Local& arrived, const Slices& slices, const Y& y, S beta,
+                        bool onto_y = false) {
   const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
   const std::int64_t K = static_cast<std::int64_t>(arrived.extent(1));
-  if (rows == 0 || K == 0 || slices.extent(0) == 0) return;
-  Kokkos::parallel_for(
-      "libra::dist::spmv::add_column_rows", Kokkos::RangePolicy<Exec>(exec, 0, rows * K),
-      AddColumnRows<Local, Slices, Y>{arrived, slices, y, first,
-                                      static_cast<std::int64_t>(slices.extent(0)), K});
+  const auto n = static_cast<std::int64_t>(slices.extent(0));
+  if (rows == 0 || K == 0 || (onto_y && n == 0)) return;
+  Kokkos::parallel_for("libra::dist::spmv::column_rows",
+                       Kokkos::RangePolicy<Exec>(exec, 0, rows * K),
+                       FinishColumnRows<Local, Slices, Y, S>{partial, arrived, slices, y,
+                                                             first, n, K, beta, onto_y});
 }
 
 }  // namespace libra::dist::impl
