@@ -331,10 +331,11 @@ void check_local(const libra::dist::Comm& comm, const libra::ref::Matrix& a, Spm
   // pCSR parts whose offsets are whole compute straight into the rows held;
   // pCOO and pCSR cut into several pieces for the gather go through a copy,
   // pCSC through its partial y unless its span lies within its rows (it sends
-  // nothing).
+  // nothing) and no reduce-scatter was asked for.
   if (f == PartFormat::csc) {
-    EXPECT_EQ(mv.times().rows_into_y, mv.rows_sent() == 0);
-    if (comm.size() == 1) EXPECT_TRUE(mv.times().rows_into_y);
+    const bool slices = mv.setup().column_moves == libra::dist::ColumnMoves::slices;
+    EXPECT_EQ(mv.times().rows_into_y, slices && mv.rows_sent() == 0);
+    if (comm.size() == 1) EXPECT_EQ(mv.times().rows_into_y, slices);
   } else {
     EXPECT_EQ(mv.times().rows_into_y, f == PartFormat::csr && mv.setup().pieces <= 1);
   }
@@ -667,6 +668,16 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
                       : Csr();
     Spmv mv(comm, Exec(), A, o);
     const auto [first, last] = mv.local_rows();
+    // Automatic: slices, but over NCCL where they would move as much as a
+    // reduce-scatter (the random matrix's parts touch every row).
+    const bool collective = mv.setup().transport == Transport::nccl && comm.size() > 1 &&
+                            a != &banded && a != &arrow;
+    if (a != &heavy) {
+      EXPECT_EQ(mv.setup().column_moves, collective
+                                             ? libra::dist::ColumnMoves::reduce_scatter
+                                             : libra::dist::ColumnMoves::slices);
+    }
+    if (collective) continue;
     if (a == &banded || comm.size() == 1) EXPECT_TRUE(mv.setup().rows_by_columns);
     if (a == &arrow && mv.setup().part == 0) EXPECT_EQ(mv.rows_sent(), 0);
     if (a == &heavy && comm.size() > 1) {
@@ -681,6 +692,45 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
       EXPECT_GT(mv.rows_sent(), (a->rows / comm.size()) / 2);
     }
     if (comm.size() == 1) EXPECT_EQ(mv.rows_sent(), 0);
+  }
+}
+
+// pCSC on the ranks by one reduce-scatter, forced on every version and
+// transport this build runs: rank r holds the r-th block of ceil(rows / P)
+// rows and sends P - 1 blocks; checked against the oracle. The slices forced
+// instead hold what choose_held_rows says.
+TEST(DistSpmv, ColumnPartsByReduceScatter) {
+  libra::dist::Comm comm;
+  const auto a = libra::ref::random(301, 250, 12, 31, 0.1);
+  const Csr A =
+      comm.is_root() ? libra::test::from_ref<double, int, std::size_t, Device>(a) : Csr();
+  const std::int64_t block = (a.rows + comm.size() - 1) / comm.size();
+  std::vector<std::pair<Version, Transport>> ways = {{Version::baseline, Transport::host},
+                                                     {Version::p_opt, Transport::host}};
+  if (host_memory || libra::dist::impl::mpi_takes_cuda_pointers())
+    ways.push_back({Version::p_opt, Transport::mpi});
+  if (nccl_opens(comm)) ways.push_back({Version::p_opt, Transport::nccl});
+  for (const auto& [v, t] : ways) {
+    for (const auto moves :
+         {libra::dist::ColumnMoves::reduce_scatter, libra::dist::ColumnMoves::slices}) {
+      libra::dist::SpmvOptions o;
+      o.format = PartFormat::csc;
+      o.version = v;
+      o.transport = t;
+      o.column_moves = moves;
+      SCOPED_TRACE(to_string(moves));
+      check_dist<Kokkos::LayoutRight, false>(comm, a, o, t, 3, 1, -0.5);
+      check_dist<Kokkos::LayoutLeft, true>(comm, a, o, t, 1, 2, 0);
+      Spmv mv(comm, Exec(), A, o);
+      EXPECT_EQ(mv.setup().column_moves, moves);
+      const auto [first, last] = mv.local_rows();
+      if (moves == libra::dist::ColumnMoves::reduce_scatter) {
+        EXPECT_EQ(first, std::min<std::int64_t>(a.rows, block * comm.rank()));
+        EXPECT_EQ(last, std::min<std::int64_t>(a.rows, block * (comm.rank() + 1)));
+        EXPECT_EQ(mv.rows_sent(), (comm.size() - 1) * block);
+        EXPECT_FALSE(mv.setup().rows_by_columns);
+      }
+    }
   }
 }
 

@@ -251,10 +251,10 @@ int run_spmv(SpmvArgs args) {
   if (mpi_active()) return run_spmv_distributed(args);
   if (!args.version.empty() || !args.transport.empty() || args.pieces >= 0 ||
       !args.piece_moves.empty() || !args.balance.empty() || !args.y_on.empty() ||
-      args.cut_slack >= 0) {
+      args.cut_slack >= 0 || !args.column_moves.empty()) {
     throw Failure(exit_usage,
                   "--version, --transport, --pieces, --piece-moves, --balance, "
-                  "--cut-slack and --y-on choose "
+                  "--cut-slack, --y-on and --column-moves choose "
                   "how MPI ranks share the work; run under an MPI launcher (mpirun -np "
                   "P libra spmv ...)");
   }
@@ -360,6 +360,13 @@ Command add_spmv_command(CLI::App& parent) {
                   "read them from the other ranks' GPUs: CUDA IPC, one host), auto "
                   "(default: copy engines where they open, else transport)")
       ->check(CLI::IsMember({"auto", "transport", "copy-engines"}));
+  app->add_option("--column-moves", args->column_moves,
+                  "Under mpirun, pcsc with --y-on ranks: how the parts' partial sums "
+                  "move: slices (each part sends every other the rows of its span "
+                  "that part holds), reduce-scatter (one collective over the whole "
+                  "partial y, equal blocks of rows), auto (default: reduce-scatter "
+                  "over NCCL where the slices would move at least half as many rows)")
+      ->check(CLI::IsMember({"auto", "slices", "reduce-scatter"}));
   app->add_option("--balance", args->balance,
                   "Under mpirun, p and p-opt: how the matrix is cut: nonzeros (equal "
                   "nonzeros, the paper's; default) or merge-path (equal lines plus "

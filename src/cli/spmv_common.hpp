@@ -25,13 +25,14 @@ struct SpmvArgs {
   InputOptions input;
   // Under mpirun only (spmv_dist.cpp): MSREP's version, p-opt's transport and
   // the pieces y leaves each rank in.
-  std::string version;      // empty: p-opt
-  std::string transport;    // empty: auto
-  int pieces = -1;          // -1: not given (automatic)
-  std::string piece_moves;  // empty: auto
-  std::string balance;      // empty: nonzeros
-  double cut_slack = -1;    // -1: not given (0, the paper's exact cuts)
-  std::string y_on;         // empty: root (gathered); ranks: apply_local
+  std::string version;       // empty: p-opt
+  std::string transport;     // empty: auto
+  int pieces = -1;           // -1: not given (automatic)
+  std::string piece_moves;   // empty: auto
+  std::string balance;       // empty: nonzeros
+  double cut_slack = -1;     // -1: not given (0, the paper's exact cuts)
+  std::string y_on;          // empty: root (gathered); ranks: apply_local
+  std::string column_moves;  // empty: auto (pcsc with --y-on ranks)
 };
 
 // x(i, k) = ((7 i + 13 k + 3) mod 17 - 8) / 8, as `libra spmm --columns` makes X.

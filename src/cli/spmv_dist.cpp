@@ -106,6 +106,15 @@ dist::SpmvOptions options_of(const SpmvArgs& args, int ranks) {
   o.piece_moves = args.piece_moves == "transport"      ? PieceMoves::transport
                   : args.piece_moves == "copy-engines" ? PieceMoves::copy_engines
                                                        : PieceMoves::automatic;
+  o.column_moves = args.column_moves == "slices" ? dist::ColumnMoves::slices
+                   : args.column_moves == "reduce-scatter"
+                       ? dist::ColumnMoves::reduce_scatter
+                       : dist::ColumnMoves::automatic;
+  if (!args.column_moves.empty() && (implied != "csc" || args.y_on != "ranks")) {
+    throw Failure(exit_usage,
+                  "--column-moves says how pcsc parts keep y on the ranks: give it "
+                  "with --partition pcsc --y-on ranks");
+  }
   o.timing = true;
   return o;
 }
@@ -285,7 +294,10 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     if (args.y_on == "ranks") j["rows_sent"] = run.rows_sent;
     // pCSC on the ranks: rows held in proportion to the columns, or equal counts.
     if (args.y_on == "ranks" && o.format == PartFormat::csc) {
-      j["rows_held"] = s.rows_by_columns ? "by columns" : "equal";
+      j["rows_held"] = s.column_moves == dist::ColumnMoves::reduce_scatter ? "blocks"
+                       : s.rows_by_columns                                 ? "by columns"
+                                                                           : "equal";
+      j["column_moves"] = to_string(s.column_moves);
     }
     j["paths"] = run.paths;
     j["row_sums"] = run.row_sums;

@@ -88,6 +88,25 @@ void reduce_sum(const Comm& comm, const void* send, void* recv, std::size_t coun
   }
 }
 
+void reduce_scatter_sum(const Comm& comm, const void* send, void* recv, std::size_t count,
+                        MPI_Datatype type) {
+  int size = 0;
+  check(MPI_Type_size(type, &size), "MPI_Type_size");
+  const std::size_t elem = static_cast<std::size_t>(size);
+  if (count * elem <= piece) {
+    check(MPI_Reduce_scatter_block(send, recv, static_cast<int>(count), type, MPI_SUM,
+                                   comm.get()),
+          "MPI_Reduce_scatter_block");
+    return;
+  }
+  // Blocks beyond an int's count: each rank's block summed onto it in turn.
+  for (int r = 0; r < comm.size(); ++r) {
+    reduce_sum(
+        comm, static_cast<const char*>(send) + static_cast<std::size_t>(r) * count * elem,
+        recv, count, type, r);
+  }
+}
+
 void max_over_ranks(const Comm& comm, double* values, int count) {
   check(MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_MAX, comm.get()),
         "MPI_Allreduce");

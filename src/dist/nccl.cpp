@@ -25,6 +25,7 @@ struct Nccl::Api {
   decltype(&ncclCommDestroy) comm_destroy = nullptr;
   decltype(&ncclGetErrorString) error_string = nullptr;
   decltype(&ncclReduce) reduce = nullptr;
+  decltype(&ncclReduceScatter) reduce_scatter = nullptr;
   decltype(&ncclBroadcast) broadcast = nullptr;
   decltype(&ncclSend) send = nullptr;
   decltype(&ncclRecv) recv = nullptr;
@@ -75,6 +76,7 @@ std::string load_api(Nccl::Api& api, std::string& path) {
                   load(api.handle, "ncclCommDestroy", api.comm_destroy) &&
                   load(api.handle, "ncclGetErrorString", api.error_string) &&
                   load(api.handle, "ncclReduce", api.reduce) &&
+                  load(api.handle, "ncclReduceScatter", api.reduce_scatter) &&
                   load(api.handle, "ncclBroadcast", api.broadcast) &&
                   load(api.handle, "ncclSend", api.send) &&
                   load(api.handle, "ncclRecv", api.recv) &&
@@ -136,6 +138,13 @@ void Nccl::reduce_sum(const void* send, void* recv, std::size_t count, NcclType 
               "ncclReduce");
 }
 
+void Nccl::reduce_scatter_sum(const void* send, void* recv, std::size_t count,
+                              NcclType type, void* stream) {
+  api_->check(api_->reduce_scatter(send, recv, count, nccl_type(type), ncclSum,
+                                   api_->comm, static_cast<cudaStream_t>(stream)),
+              "ncclReduceScatter");
+}
+
 void Nccl::bcast(void* data, std::size_t bytes, int root, void* stream) {
   api_->check(api_->broadcast(data, data, bytes, ncclUint8, root, api_->comm,
                               static_cast<cudaStream_t>(stream)),
@@ -177,6 +186,9 @@ Nccl::~Nccl() = default;
   throw Error("NCCL is not available in this build of Libra");
 }
 void Nccl::reduce_sum(const void*, void*, std::size_t, NcclType, int, void*) {
+  unavailable();
+}
+void Nccl::reduce_scatter_sum(const void*, void*, std::size_t, NcclType, void*) {
   unavailable();
 }
 void Nccl::bcast(void*, std::size_t, int, void*) {

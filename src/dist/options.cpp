@@ -52,6 +52,18 @@ const char* to_string(PieceMoves m) noexcept {
   return "?";
 }
 
+const char* to_string(ColumnMoves m) noexcept {
+  switch (m) {
+    case ColumnMoves::automatic:
+      return "automatic";
+    case ColumnMoves::slices:
+      return "slices";
+    case ColumnMoves::reduce_scatter:
+      return "reduce-scatter";
+  }
+  return "?";
+}
+
 const char* to_string(Balance b) noexcept {
   switch (b) {
     case Balance::nonzeros:

@@ -1399,6 +1399,8 @@ class SpmvMpi(TempDirTest):
         for part, version in (("pcsr", "p-opt"), ("pcsr", "p"), ("pcoo", "p-opt"),
                               ("pcsc", "p-opt"), ("pcsc", "baseline")):
             runs.append(["--partition", part, "--version", version, "--y-on", "ranks"])
+        runs.append(["--partition", "pcsc", "--version", "p-opt", "--y-on", "ranks",
+                     "--column-moves", "reduce-scatter"])
         runs.append(["--partition", "pcsr", "--pieces", "3", "--y-on", "ranks"])
         for np in (1, 2, 3):
             for extra in runs:
@@ -1427,9 +1429,16 @@ class SpmvMpi(TempDirTest):
                         if np == 1:
                             self.assertEqual(j["rows_sent"], [0])
                         if extra[1] == "pcsc":
-                            self.assertIn(j["rows_held"], ("by columns", "equal"))
+                            self.assertIn(j["rows_held"], ("by columns", "equal", "blocks"))
+                            moves = "reduce-scatter" if "--column-moves" in extra else (
+                                "slices" if j["transport"] != "nccl" or np == 1 else
+                                j["column_moves"])
+                            self.assertEqual(j["column_moves"], moves)
+                            self.assertEqual(j["rows_held"] == "blocks",
+                                             moves == "reduce-scatter")
                         else:
                             self.assertNotIn("rows_held", j)
+                            self.assertNotIn("column_moves", j)
                     else:
                         self.assertNotIn("rows_sent", j)
                     self.assertEqual(j["cut_slack"], 1 if "--cut-slack" in extra else 0)
@@ -1503,6 +1512,8 @@ class SpmvMpi(TempDirTest):
                  (["spmv", a, "--pieces", "2", "--partition", "pcoo"], 2, "pieces"),
                  (["spmv", a, "--partition", "rows", "--cut-slack", "0.1"], 2,
                   "baseline cuts whole lines"),
+                 (["spmv", a, "--partition", "pcsr", "--y-on", "ranks", "--column-moves",
+                   "slices"], 2, "--column-moves"),
                  (["spmv", a, "--x", self.path("x.txt")], 2, "Matrix Market"),
                  (["convert", a, self.path("o.mtx")], 2, "only `libra spmv`")]
         for args, code, words in cases:

@@ -36,12 +36,20 @@ enum class PieceMoves { automatic, transport, copy_engines };
 // many short lines, which reads more offsets and writes and moves more of y,
 // gets fewer nonzeros. baseline always cuts equal lines.
 enum class Balance { nonzeros, merge_path };
+// How pCSC parts move their partial sums under apply_local: `slices`, each part
+// sends every other part the rows of its span that part holds (little for a
+// band); `reduce_scatter`, one reduce-scatter of the whole partial y, rank r
+// holding the r-th of P equal blocks of rows (the collective, for matrices
+// whose every part touches most rows). `automatic`: reduce-scatter over NCCL
+// where the slices would move at least half as many rows, else slices.
+enum class ColumnMoves { automatic, slices, reduce_scatter };
 
 const char* to_string(Version v) noexcept;
 const char* to_string(PartFormat f) noexcept;
 const char* to_string(Transport t) noexcept;
 const char* to_string(PieceMoves m) noexcept;
 const char* to_string(Balance b) noexcept;
+const char* to_string(ColumnMoves m) noexcept;
 
 struct SpmvOptions {
   Version version = Version::p_opt;
@@ -71,6 +79,7 @@ struct SpmvOptions {
   // between ranks; cuts inside longer stretches of a line (hub rows) stay. 0:
   // the paper's exact cuts.
   double cut_slack = 0;
+  ColumnMoves column_moves = ColumnMoves::automatic;
   libra::SpmvOptions local;  // the kernels' knobs, on every rank
 };
 
@@ -98,6 +107,7 @@ struct SpmvSetup {
   // columns (true) or equal row counts (false), whichever moves fewer rows
   // through the busiest part (libra/dist/impl/column_rows.hpp).
   bool rows_by_columns = false;
+  ColumnMoves column_moves = ColumnMoves::slices;  // pCSC: the one chosen
 };
 
 // The phases of the last set_x() and apply(). With options.timing: compute is

@@ -242,6 +242,7 @@ class Spmv {
   // other ranks hold.
   std::int64_t rows_sent() const {
     if (rows_based()) return owned_.send_to >= 0 ? 1 : 0;
+    if (block_rows_ > 0) return (comm_.size() - 1) * block_rows_;  // a reduce-scatter's
     std::int64_t n = 0;
     for (const auto& s : col_rows_.sends) n += s.last - s.first;
     return n;
@@ -670,7 +671,22 @@ class Spmv {
     }
     const auto held = impl::choose_held_rows(start, setup_.rows, setup_.cols, by_part,
                                              setup_.rows_by_columns);
-    col_rows_ = impl::column_rows(held, by_part, part_.index);
+    const ColumnMoves want = options_.column_moves;
+    const bool collective = impl::use_reduce_scatter(
+        want == ColumnMoves::reduce_scatter, want == ColumnMoves::automatic,
+        setup_.transport == Transport::nccl, held, by_part, setup_.rows);
+    setup_.column_moves = collective ? ColumnMoves::reduce_scatter : ColumnMoves::slices;
+    if (collective) {  // rank r holds block r; nothing moves as slices
+      const auto blocks = impl::block_row_starts(static_cast<int>(P), setup_.rows);
+      setup_.rows_by_columns = false;
+      col_rows_ = impl::ColumnRows{};
+      col_rows_.first = blocks[static_cast<std::size_t>(comm_.rank())];
+      col_rows_.last = blocks[static_cast<std::size_t>(comm_.rank()) + 1];
+      block_rows_ = blocks[1];
+    } else {
+      col_rows_ = impl::column_rows(held, by_part, part_.index);
+      block_rows_ = 0;
+    }
     owned_.first = col_rows_.first;
     owned_.last = col_rows_.last;
     const auto& in = col_rows_.receives;
@@ -692,6 +708,7 @@ class Spmv {
   template <class YView>
   void apply_local_columns(S alpha, S beta, const YView& y_local, bool timing,
                            const Kokkos::Timer& timer) {
+    if (block_rows_ > 0) return apply_local_blocks(alpha, beta, y_local, timing, timer);
     const bool into_y = col_rows_.sends.empty();
     if (into_y) {
       compute_columns_into(alpha, beta, y_local);
@@ -708,6 +725,31 @@ class Spmv {
     exec_.fence();
     times_.total_seconds = timer.seconds();
     times_.rows_into_y = into_y;
+    if (timing) record_phases(t);
+  }
+
+  // The same by one reduce-scatter of the padded partial y: this rank's block
+  // arrives summed over every part, own included.
+  template <class YView>
+  void apply_local_blocks(S alpha, S beta, const YView& y_local, bool timing,
+                          const Kokkos::Timer& timer) {
+    compute(alpha);
+    double t[2] = {0, 0};
+    if (timing) compute_done(timer, t);
+    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
+    const auto k = static_cast<std::size_t>(K_);
+    const auto block = static_cast<std::size_t>(block_rows_);
+    if (arrived_.extent(0) != block || arrived_.extent(1) != k) {
+      arrived_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                          std::string("libra::dist::arrived_rows")),
+                       block, k);
+    }
+    if (K_ > 0) ex_->reduce_scatter_sum(ybuf_padded_, arrived_);
+    impl::finish_column_rows(exec_, arrived_, 0, arrived_, slices_, y_local, beta);
+    Kokkos::Profiling::popRegion();
+    exec_.fence();
+    times_.total_seconds = timer.seconds();
+    times_.rows_into_y = false;
     if (timing) record_phases(t);
   }
 
@@ -966,8 +1008,13 @@ class Spmv {
     const std::size_t partial_rows = own_rows_gathered || peer_ ? 0
                                      : rows_based()             ? lines
                                                                 : m;
-    ybuf_ = rows_based() ? Block(noinit("libra::dist::partial_y"), partial_rows, k)
-                         : Block("libra::dist::partial_y", partial_rows, k);
+    // A reduce-scatter's partial y is padded to P blocks of rows.
+    const auto padded =
+        std::max(partial_rows, static_cast<std::size_t>(comm_.size() * block_rows_));
+    ybuf_padded_ = rows_based() ? Block(noinit("libra::dist::partial_y"), padded, k)
+                                : Block("libra::dist::partial_y", padded, k);
+    ybuf_ = Kokkos::subview(ybuf_padded_, Kokkos::make_pair(std::size_t(0), partial_rows),
+                            Kokkos::ALL);
     // The host merge's copy of the partial result (ybuf_ itself in host memory).
     if (setup_.merge_on_host) ybuf_host_ = Kokkos::create_mirror_view(ybuf_);
     if (!comm_.is_root()) return;
@@ -1448,6 +1495,8 @@ class Spmv {
   // the partial y that move under apply_local; the received ones' places.
   std::int64_t span_[2] = {0, 0};
   impl::ColumnRows col_rows_;
+  std::int64_t block_rows_ = 0;  // a reduce-scatter's block (ColumnMoves), else 0
+  Block ybuf_padded_;            // ybuf_, padded to P blocks for the reduce-scatter
   Kokkos::View<std::int64_t* [3], Kokkos::LayoutRight, memory_space> slices_;
   Block local_, arrived_;
   // apply_local into y: the part's lines cut at its shared first line, their

@@ -116,6 +116,32 @@ inline std::vector<std::int64_t> choose_held_rows(
   return by_columns ? columns : equal;
 }
 
+// A reduce-scatter's blocks: rank r holds rows [starts[r], starts[r + 1]), each
+// block ceil(rows / P) rows but the last (P + 1 starts; the partial y is padded
+// to P blocks).
+inline std::vector<std::int64_t> block_row_starts(int parts, std::int64_t rows) {
+  const std::int64_t block = parts > 0 ? (rows + parts - 1) / parts : 0;
+  std::vector<std::int64_t> starts(static_cast<std::size_t>(parts) + 1);
+  for (int i = 0; i <= parts; ++i) {
+    starts[static_cast<std::size_t>(i)] = std::min(rows, block * i);
+  }
+  return starts;
+}
+
+// Whether apply_local's moves are one reduce-scatter: where asked, or
+// (automatic) over NCCL, with several ranks, where the slices would send or
+// receive through the busiest part at least half the rows a reduce-scatter
+// moves per rank ((P - 1) blocks each way).
+inline bool use_reduce_scatter(bool asked, bool automatic, bool nccl,
+                               const std::vector<std::int64_t>& held,
+                               const std::vector<std::int64_t>& span, std::int64_t rows) {
+  const int P = static_cast<int>(held.size()) - 1;
+  if (!automatic) return asked;
+  if (!nccl || P < 2) return false;
+  const std::int64_t block = (rows + P - 1) / P;
+  return 2 * busiest_moves(held, span) >= static_cast<std::int64_t>(P - 1) * block;
+}
+
 // The rows a part's row indices name: [min, max + 1), or {0, 0} without any.
 template <class Exec, class Index>
 Kokkos::pair<std::int64_t, std::int64_t> row_span(const Exec& exec, const Index& idx) {

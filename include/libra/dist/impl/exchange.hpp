@@ -139,6 +139,31 @@ class Exchange {
     }
   }
 
+  // out = the sum over ranks of in's block of this rank (in: ranks blocks of
+  // out's size, contiguous).
+  template <class V>
+  void reduce_scatter_sum(const V& in, const V& out) {
+    using S = typename V::non_const_value_type;
+    const std::size_t count = out.span();
+    if (transport_ == Transport::nccl) {
+      nccl_->reduce_scatter_sum(in.data(), out.data(), count * nccl_parts<S>(),
+                                nccl_type<S>(), stream_of(exec_));
+    } else if (transport_ == Transport::mpi) {
+      exec_.fence();
+      impl::reduce_scatter_sum(comm_, in.data(), out.data(), count, mpi_type<S>());
+    } else {
+      using H = Kokkos::View<typename V::non_const_data_type, typename V::array_layout,
+                             Kokkos::HostSpace>;
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
+      H sum(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                               std::string("libra::dist::sum")),
+            out.layout());
+      impl::reduce_scatter_sum(comm_, h.data(), sum.data(), count, mpi_type<S>());
+      Kokkos::deep_copy(exec_, out, sum);
+      exec_.fence();  // sum dies here
+    }
+  }
+
   // NCCL runs the sends and receives between these together (a gather).
   void group_start() {
     if (transport_ == Transport::nccl) nccl_->group_start();

@@ -29,6 +29,10 @@ void bcast_bytes(const Comm& comm, void* data, std::size_t bytes, int root);
 // recv[i] = sum over ranks of send[i], on `root` only (recv ignored elsewhere).
 void reduce_sum(const Comm& comm, const void* send, void* recv, std::size_t count,
                 MPI_Datatype type, int root);
+// recv (count elements) = the sum over ranks of send's block of this rank (send:
+// ranks x count elements).
+void reduce_scatter_sum(const Comm& comm, const void* send, void* recv, std::size_t count,
+                        MPI_Datatype type);
 void max_over_ranks(const Comm& comm, double* values, int count);
 
 // Whether the MPI library takes device pointers (Open MPI's MPIX_Query_cuda_support

@@ -28,6 +28,10 @@ class Nccl {
   // The stream is a cudaStream_t; each call is enqueued on it, as Kokkos kernels are.
   void reduce_sum(const void* send, void* recv, std::size_t count, NcclType type,
                   int root, void* stream);
+  // recv (count elements) = the sum over ranks of send's block of this rank
+  // (send: ranks x count elements).
+  void reduce_scatter_sum(const void* send, void* recv, std::size_t count, NcclType type,
+                          void* stream);
   void bcast(void* data, std::size_t bytes, int root, void* stream);
   void send(const void* data, std::size_t bytes, int peer, void* stream);
   void recv(void* data, std::size_t bytes, int peer, void* stream);
