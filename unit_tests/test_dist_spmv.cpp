@@ -668,16 +668,7 @@ TEST(DistSpmv, ColumnPartsOfABandMoveItsEdges) {
                       : Csr();
     Spmv mv(comm, Exec(), A, o);
     const auto [first, last] = mv.local_rows();
-    // Automatic: slices, but over NCCL where they would move as much as a
-    // reduce-scatter (the random matrix's parts touch every row).
-    const bool collective = mv.setup().transport == Transport::nccl && comm.size() > 1 &&
-                            a != &banded && a != &arrow;
-    if (a != &heavy) {
-      EXPECT_EQ(mv.setup().column_moves, collective
-                                             ? libra::dist::ColumnMoves::reduce_scatter
-                                             : libra::dist::ColumnMoves::slices);
-    }
-    if (collective) continue;
+    EXPECT_EQ(mv.setup().column_moves, libra::dist::ColumnMoves::slices);  // automatic
     if (a == &banded || comm.size() == 1) EXPECT_TRUE(mv.setup().rows_by_columns);
     if (a == &arrow && mv.setup().part == 0) EXPECT_EQ(mv.rows_sent(), 0);
     if (a == &heavy && comm.size() > 1) {

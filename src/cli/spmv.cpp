@@ -364,8 +364,8 @@ Command add_spmv_command(CLI::App& parent) {
                   "Under mpirun, pcsc with --y-on ranks: how the parts' partial sums "
                   "move: slices (each part sends every other the rows of its span "
                   "that part holds), reduce-scatter (one collective over the whole "
-                  "partial y, equal blocks of rows), auto (default: reduce-scatter "
-                  "over NCCL where the slices would move at least half as many rows)")
+                  "partial y, equal blocks of rows), auto (default: slices; the "
+                  "reduce-scatter was no faster on 2 H200s)")
       ->check(CLI::IsMember({"auto", "slices", "reduce-scatter"}));
   app->add_option("--balance", args->balance,
                   "Under mpirun, p and p-opt: how the matrix is cut: nonzeros (equal "

@@ -1430,9 +1430,8 @@ class SpmvMpi(TempDirTest):
                             self.assertEqual(j["rows_sent"], [0])
                         if extra[1] == "pcsc":
                             self.assertIn(j["rows_held"], ("by columns", "equal", "blocks"))
-                            moves = "reduce-scatter" if "--column-moves" in extra else (
-                                "slices" if j["transport"] != "nccl" or np == 1 else
-                                j["column_moves"])
+                            moves = ("reduce-scatter" if "--column-moves" in extra
+                                     else "slices")
                             self.assertEqual(j["column_moves"], moves)
                             self.assertEqual(j["rows_held"] == "blocks",
                                              moves == "reduce-scatter")

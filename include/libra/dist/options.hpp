@@ -40,8 +40,10 @@ enum class Balance { nonzeros, merge_path };
 // sends every other part the rows of its span that part holds (little for a
 // band); `reduce_scatter`, one reduce-scatter of the whole partial y, rank r
 // holding the r-th of P equal blocks of rows (the collective, for matrices
-// whose every part touches most rows). `automatic`: reduce-scatter over NCCL
-// where the slices would move at least half as many rows, else slices.
+// whose every part touches most rows). `automatic`: slices. On 2 H200s the
+// reduce-scatter was no faster where both move the same rows (R-MAT 22's merge
+// 0.146 ms against 0.130, perf_tests/report/h200x2/README.md); more GPUs were
+// not measured.
 enum class ColumnMoves { automatic, slices, reduce_scatter };
 
 const char* to_string(Version v) noexcept;

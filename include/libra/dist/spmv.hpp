@@ -671,10 +671,8 @@ class Spmv {
     }
     const auto held = impl::choose_held_rows(start, setup_.rows, setup_.cols, by_part,
                                              setup_.rows_by_columns);
-    const ColumnMoves want = options_.column_moves;
-    const bool collective = impl::use_reduce_scatter(
-        want == ColumnMoves::reduce_scatter, want == ColumnMoves::automatic,
-        setup_.transport == Transport::nccl, held, by_part, setup_.rows);
+    // Automatic is slices (options.hpp: the reduce-scatter was no faster).
+    const bool collective = options_.column_moves == ColumnMoves::reduce_scatter;
     setup_.column_moves = collective ? ColumnMoves::reduce_scatter : ColumnMoves::slices;
     if (collective) {  // rank r holds block r; nothing moves as slices
       const auto blocks = impl::block_row_starts(static_cast<int>(P), setup_.rows);

@@ -128,20 +128,6 @@ inline std::vector<std::int64_t> block_row_starts(int parts, std::int64_t rows) 
   return starts;
 }
 
-// Whether apply_local's moves are one reduce-scatter: where asked, or
-// (automatic) over NCCL, with several ranks, where the slices would send or
-// receive through the busiest part at least half the rows a reduce-scatter
-// moves per rank ((P - 1) blocks each way).
-inline bool use_reduce_scatter(bool asked, bool automatic, bool nccl,
-                               const std::vector<std::int64_t>& held,
-                               const std::vector<std::int64_t>& span, std::int64_t rows) {
-  const int P = static_cast<int>(held.size()) - 1;
-  if (!automatic) return asked;
-  if (!nccl || P < 2) return false;
-  const std::int64_t block = (rows + P - 1) / P;
-  return 2 * busiest_moves(held, span) >= static_cast<std::int64_t>(P - 1) * block;
-}
-
 // The rows a part's row indices name: [min, max + 1), or {0, 0} without any.
 template <class Exec, class Index>
 Kokkos::pair<std::int64_t, std::int64_t> row_span(const Exec& exec, const Index& idx) {
