@@ -706,6 +706,8 @@ class Spmv {
   template <class YView>
   void apply_local_columns(S alpha, S beta, const YView& y_local, bool timing,
                            const Kokkos::Timer& timer) {
+    // A reduce-scatter over a matrix without rows has no block: the slices' path
+    // (nothing to move) serves.
     if (block_rows_ > 0) return apply_local_blocks(alpha, beta, y_local, timing, timer);
     const bool into_y = col_rows_.sends.empty();
     if (into_y) {
