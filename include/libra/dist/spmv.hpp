@@ -702,14 +702,14 @@ class Spmv {
   // slices exchanged pair by pair, the rows held summed into y_local. A part
   // whose span lies within the rows it holds (one rank; parts of a
   // block-diagonal matrix) sends nothing: it computes straight into y_local and
-  // only adds what arrives.
+  // only adds what arrives. With a reduce-scatter (block_rows_; a matrix
+  // without rows has no block and takes the slices' path, with nothing to
+  // move) this rank's block arrives summed over every part, own included.
   template <class YView>
   void apply_local_columns(S alpha, S beta, const YView& y_local, bool timing,
                            const Kokkos::Timer& timer) {
-    // A reduce-scatter over a matrix without rows has no block: the slices' path
-    // (nothing to move) serves.
-    if (block_rows_ > 0) return apply_local_blocks(alpha, beta, y_local, timing, timer);
-    const bool into_y = col_rows_.sends.empty();
+    const bool blocks = block_rows_ > 0;
+    const bool into_y = !blocks && col_rows_.sends.empty();
     if (into_y) {
       compute_columns_into(alpha, beta, y_local);
     } else {
@@ -718,38 +718,19 @@ class Spmv {
     double t[2] = {0, 0};
     if (timing) compute_done(timer, t);
     Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
-    exchange_column_rows();
-    impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
-                             beta, into_y);
+    if (blocks) {
+      size_arrived(static_cast<std::size_t>(block_rows_));
+      if (K_ > 0) ex_->reduce_scatter_sum(ybuf_padded_, arrived_);
+      impl::finish_column_rows(exec_, arrived_, 0, arrived_, slices_, y_local, beta);
+    } else {
+      exchange_column_rows();
+      impl::finish_column_rows(exec_, ybuf_, col_rows_.first, arrived_, slices_, y_local,
+                               beta, into_y);
+    }
     Kokkos::Profiling::popRegion();
     exec_.fence();
     times_.total_seconds = timer.seconds();
     times_.rows_into_y = into_y;
-    if (timing) record_phases(t);
-  }
-
-  // The same by one reduce-scatter of the padded partial y: this rank's block
-  // arrives summed over every part, own included.
-  template <class YView>
-  void apply_local_blocks(S alpha, S beta, const YView& y_local, bool timing,
-                          const Kokkos::Timer& timer) {
-    compute(alpha);
-    double t[2] = {0, 0};
-    if (timing) compute_done(timer, t);
-    Kokkos::Profiling::pushRegion("libra::dist::spmv::merge");
-    const auto k = static_cast<std::size_t>(K_);
-    const auto block = static_cast<std::size_t>(block_rows_);
-    if (arrived_.extent(0) != block || arrived_.extent(1) != k) {
-      arrived_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                          std::string("libra::dist::arrived_rows")),
-                       block, k);
-    }
-    if (K_ > 0) ex_->reduce_scatter_sum(ybuf_padded_, arrived_);
-    impl::finish_column_rows(exec_, arrived_, 0, arrived_, slices_, y_local, beta);
-    Kokkos::Profiling::popRegion();
-    exec_.fence();
-    times_.total_seconds = timer.seconds();
-    times_.rows_into_y = false;
     if (timing) record_phases(t);
   }
 
@@ -802,13 +783,7 @@ class Spmv {
   // first), so that blocking MPI moves always complete; NCCL runs them as one
   // group.
   void exchange_column_rows() {
-    const auto k = static_cast<std::size_t>(K_);
-    const auto rows = static_cast<std::size_t>(col_rows_.arrived_rows);
-    if (arrived_.extent(0) != rows || arrived_.extent(1) != k) {
-      arrived_ = Block(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                          std::string("libra::dist::arrived_rows")),
-                       rows, k);
-    }
+    size_arrived(static_cast<std::size_t>(col_rows_.arrived_rows));
     if (K_ == 0) return;
     const int P = comm_.size(), me = comm_.rank();
     std::vector<int> part_of_rank(static_cast<std::size_t>(P));
@@ -933,7 +908,7 @@ class Spmv {
   // MPI calls finish in a chain; NCCL runs them as one group.
   void exchange_shared_rows(const Block& from) {
     const auto n = owned_.shared_from.size();
-    size_arrived();
+    size_arrived(owned_.shared_from.size());
     if (K_ == 0) return;
     const auto rank = [&](int part) {
       return rank_of_part_[static_cast<std::size_t>(part)];
@@ -949,8 +924,8 @@ class Spmv {
     }
     ex_->group_end();
   }
-  void size_arrived() {
-    const auto n = owned_.shared_from.size();
+  // `arrived_` as n rows x K (the rows received from other ranks).
+  void size_arrived(std::size_t n) {
     const auto k = static_cast<std::size_t>(K_);
     if (arrived_.extent(0) != n || arrived_.extent(1) != k) {
       arrived_ = Block("libra::dist::arrived_rows", n, k);
@@ -959,7 +934,7 @@ class Spmv {
 
   // The same over NCCL on `stream` (one group: every receive, then the send).
   void exchange_shared_rows_on(void* stream, const Block& from) {
-    size_arrived();
+    size_arrived(owned_.shared_from.size());
     const std::size_t row = static_cast<std::size_t>(K_) * sizeof(S);
     nccl_->group_start();
     for (std::size_t a = 0; a < owned_.shared_from.size(); ++a) {
