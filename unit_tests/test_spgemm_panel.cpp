@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <random>
 #include <set>
@@ -162,6 +163,23 @@ std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix&
   return n;
 }
 
+// Rows of A with one nonzero whose row of B has 1 to `most` columns, in
+// increasing order: the host accumulators make them as B's row scaled.
+std::uint64_t copied_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                          std::uint64_t most = ~std::uint64_t(0)) {
+  std::uint64_t n = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    if (a.ptr[i + 1] - a.ptr[i] != 1) continue;
+    const auto k = a.col[a.ptr[i]];
+    const auto first = b.col.begin() + b.ptr[k];
+    const auto last = b.col.begin() + b.ptr[k + 1];
+    const auto len = static_cast<std::uint64_t>(last - first);
+    n += len > 0 && len <= most &&
+         std::adjacent_find(first, last, std::greater_equal<>()) == last;
+  }
+  return n;
+}
+
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
 // make the values), or the handle's symbolic then numeric phases.
 enum class Calls { one_shot, two_phase };
@@ -247,6 +265,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           EXPECT_EQ(st.paths.accumulate_host_dense, rows);
           EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
           EXPECT_EQ(st.paths.host_marks, ratio == 0 && marks > 0 ? rows : 0u);
+          EXPECT_EQ(st.paths.host_copied, copied_rows(a, b));
         }
       }
     }
@@ -262,7 +281,9 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           o.tuning.host_sort_average = 0;
           const auto st = check_product<T>(a, b, o, calls);
           EXPECT_EQ(st.paths.host_dense, rows);
-          EXPECT_EQ(st.paths.host_sorted, rows - rows_beyond(a, b, few));
+          // Copied rows are not sorted.
+          EXPECT_EQ(st.paths.host_sorted,
+                    rows - rows_beyond(a, b, few) - copied_rows(a, b, few));
         }
       }
     }
@@ -277,8 +298,18 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
     const auto st = check_product<T>(a, b, o);
     EXPECT_EQ(st.paths.host_sorted, 0u);
     o.tuning.host_sort_average = 1e9;
+    const auto few = o.tuning.host_sort_products;
     EXPECT_EQ(check_product<T>(a, b, o).paths.host_sorted,
-              rows - rows_beyond(a, b, o.tuning.host_sort_products));
+              rows - rows_beyond(a, b, few) -
+                  copied_rows(a, b, static_cast<std::uint64_t>(few)));
+    // Without copies, those rows are sorted too (and none copied, in two phases
+    // as well).
+    o.tuning.host_copy_rows = false;
+    for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+      const auto none = check_product<T>(a, b, o, calls);
+      EXPECT_EQ(none.paths.host_sorted, rows - rows_beyond(a, b, few));
+      EXPECT_EQ(none.paths.host_copied, 0u);
+    }
   }
   // The small path on every space, with bitmap rows where C is narrow enough
   // and with hash tables: taken (rows too long for the tables spilling to
@@ -1036,6 +1067,9 @@ TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
       for (const int rank : {0, 22, 1 << 20}) {
         for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
           auto o = panel();
+          // Copied rows (A's rows of one nonzero) are never ordered: off here,
+          // so that every row walks the ordering.
+          o.tuning.host_copy_rows = false;
           // -1: unpacked, with bits instead of marks.
           o.tuning.host_word_ratio = std::max(ratio, 0.0);
           o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
@@ -1107,6 +1141,89 @@ TEST(SpgemmPanelHost, UnsortedRowsOfB) {
       EXPECT_EQ(st.paths.host_packed_words,
                 o.tuning.host_word_ratio > 0 ? st.paths.host_dense : 0u);
     }
+  }
+}
+
+// Rows of A with one nonzero are B's row scaled on host spaces, when that row
+// lists its columns in increasing order: every third row of A here has one
+// nonzero, and B's rows are increasing, reversed (a user's B may be), of one
+// column, or empty. Exact in one call and in two phases, sorted or not; the
+// rows copied counted exactly; none with host_copy_rows off. A diagonal A
+// (bcsstm25's shape) is copied whole.
+TEST(SpgemmPanelHost, RowsOfOneEntryCopyTheirRowOfB) {
+  const auto base = libra::ref::random(600, 900, 6, 95, 0.0);
+  std::vector<libra::ref::Triplet> ta;
+  for (std::int64_t i = 0; i < base.rows; ++i) {
+    for (auto e = base.ptr[i]; e < base.ptr[i + 1]; ++e) {
+      if (i % 3 == 0 && e > base.ptr[i]) break;  // one nonzero (or none)
+      ta.push_back({i, base.col[e], base.val[e] - 0.5});
+    }
+  }
+  const auto a = libra::ref::from_triplets(base.rows, base.cols, ta);
+  auto b = libra::ref::random(900, 700, 12, 96, 0.0);
+  std::vector<libra::ref::Triplet> tb;
+  for (std::int64_t k = 0; k < b.rows; ++k) {
+    if (k % 7 == 3) continue;  // empty
+    for (auto q = b.ptr[k]; q < b.ptr[k + 1]; ++q) {
+      tb.push_back({k, b.col[q], b.val[q] - 0.5});
+      if (k % 7 == 5) break;  // one column
+    }
+  }
+  b = libra::ref::from_triplets(b.rows, b.cols, tb);
+  auto rb = b;  // every fourth row of B reversed
+  for (std::int64_t k = 0; k < rb.rows; k += 4) {
+    std::reverse(rb.col.begin() + rb.ptr[k], rb.col.begin() + rb.ptr[k + 1]);
+    std::reverse(rb.val.begin() + rb.ptr[k], rb.val.begin() + rb.ptr[k + 1]);
+  }
+  const std::uint64_t copied = copied_rows(a, rb);
+  ASSERT_GT(copied, 50u);
+  ASSERT_LT(copied, copied_rows(a, b));  // some rows of one entry select a reversed row
+  using Csr = libra::Csr<double, int, int, Device>;
+  const Csr A = libra::test::from_ref<double, int, int, Device>(a);
+  const Csr B = libra::test::from_ref<double, int, int, Device>(rb);
+  const auto expected = libra::ref::spgemm(a, b);
+  for (const bool copy : {true, false}) {
+    for (const bool sorted : {true, false}) {
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        auto o = panel();
+        o.tuning.host_copy_rows = copy;
+        o.sort_columns = sorted;
+        libra::SpgemmStats st;
+        Csr C;
+        if (calls == Calls::one_shot) {
+          C = libra::spgemm(Exec(), A, B, o, &st);
+        } else {
+          libra::SpgemmHandle<double, int, int, Device> h(o);
+          libra::spgemm_symbolic(Exec(), h, A, B, C);
+          libra::spgemm_numeric(Exec(), h, A, B, C);
+          st = h.stats();
+        }
+        auto got = libra::test::to_ref(C);
+        if (!sorted) {
+          got =
+              libra::ref::from_triplets(got.rows, got.cols, libra::ref::to_triplets(got));
+        }
+        EXPECT_TRUE(libra::test::same_matrix(expected, got, 1e-12));
+        if (libra::LaunchTraits<Exec>::is_gpu) {
+          EXPECT_EQ(st.paths.host_copied, 0u);
+        } else {
+          EXPECT_EQ(st.paths.host_copied, copy ? copied : 0u);
+        }
+      }
+    }
+  }
+  // A diagonal A times B in order: every row with products copied.
+  std::vector<libra::ref::Triplet> td;
+  for (std::int64_t i = 0; i < b.rows; ++i) td.push_back({i, i, 1.0 + 0.25 * (i % 5)});
+  const auto d = libra::ref::from_triplets(b.rows, b.rows, td);
+  libra::SpgemmStats st;
+  const Csr C =
+      libra::spgemm(Exec(), libra::test::from_ref<double, int, int, Device>(d),
+                    libra::test::from_ref<double, int, int, Device>(b), panel(), &st);
+  EXPECT_TRUE(
+      libra::test::same_matrix(libra::ref::spgemm(d, b), libra::test::to_ref(C), 1e-12));
+  if (!libra::LaunchTraits<Exec>::is_gpu) {
+    EXPECT_EQ(st.paths.host_copied, rows_with_products(d, b));
   }
 }
 

@@ -40,18 +40,20 @@ struct ColumnWords {
   }
 };
 
-// B's runs per row: the number of times the word changes along the row.
+// B's runs per row: the number of times the word changes along the row; their
+// sum in `total`.
 template <class Exec, class Csr>
 Kokkos::View<typename Csr::offset_type*, typename Exec::memory_space> column_word_counts(
-    const Exec& exec, const Csr& B, const Temps<typename Exec::memory_space>& temps) {
+    const Exec& exec, const Csr& B, const Temps<typename Exec::memory_space>& temps,
+    std::uint64_t& total) {
   using Off = typename Csr::offset_type;
   const std::size_t n = static_cast<std::size_t>(B.num_rows);
   auto runs = temps.template view<Off>("libra::spgemm::words::runs", n + 1);
   const auto rm = B.row_map;
   const auto col = B.col_idx;
-  Kokkos::parallel_for(
+  Kokkos::parallel_reduce(
       "libra::spgemm::words::count", Kokkos::RangePolicy<Exec>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::size_t k) {
+      KOKKOS_LAMBDA(const std::size_t k, std::uint64_t& sum) {
         Off c = 0;
         std::uint64_t last = ~std::uint64_t(0);
         for (Off q = rm(k); q < rm(k + 1); ++q) {
@@ -60,7 +62,9 @@ Kokkos::View<typename Csr::offset_type*, typename Exec::memory_space> column_wor
           last = w;
         }
         runs(k) = c;
-      });
+        sum += static_cast<std::uint64_t>(c);
+      },
+      total);
   return runs;
 }
 
@@ -83,17 +87,18 @@ column_words(const Exec& exec, const Csr& B, double max_ratio,
     w.col = B.col_idx;
     return w;
   }
-  const auto runs = column_word_counts(exec, B, temps);
-  auto row_map = temps.template view<Off>("libra::spgemm::words::row_map", n + 1);
-  const std::uint64_t total =
-      exclusive_scan(exec, "libra::spgemm::words::scan",
-                     Kokkos::subview(runs, Kokkos::make_pair(std::size_t(0), n)), row_map,
-                     "B's column words");
+  std::uint64_t total = 0;
+  const auto runs = column_word_counts(exec, B, temps, total);
+  // Rows stay unpacked without a scan (which cost as much as the count).
   if (static_cast<double>(total) > max_ratio * static_cast<double>(nnz)) {
     w.row_map = B.row_map;
     w.col = B.col_idx;
     return w;
   }
+  auto row_map = temps.template view<Off>("libra::spgemm::words::row_map", n + 1);
+  exclusive_scan(exec, "libra::spgemm::words::scan",
+                 Kokkos::subview(runs, Kokkos::make_pair(std::size_t(0), n)), row_map,
+                 "B's column words");
   auto word = temps.template view<O>("libra::spgemm::words::word", total);
   auto mask = temps.template view<std::uint64_t>("libra::spgemm::words::mask", total);
   const auto rm = B.row_map;

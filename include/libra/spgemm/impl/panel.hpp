@@ -317,7 +317,8 @@ std::uint64_t host_sorted_rows(const Exec& exec, const F& f) {
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
           exec, 0, static_cast<std::int64_t>(f.row_products.extent(0))),
       [&f](const std::int64_t i, std::uint64_t& sum) {
-        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i);
+        typename F::offset_type q0 = 0, q1 = 0;
+        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) && !f.copies(i, q0, q1);
       },
       n);
   return n;
@@ -348,6 +349,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.products = row_products<Exec>(A, B);
     f.row_products = plan.products;
     f.sort_products = plan.host_sort_products;
+    f.copy_rows = plan.host_copy_rows;
     f.words = w;
     f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
     f.sort = plan.sort_columns;
@@ -382,8 +384,11 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.num_rows = static_cast<std::int64_t>(plan.num_rows);
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
+    std::uint64_t copied = 0;
+    f.copied_rows = &copied;
     host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
     plan.rows_with_products = rows;
+    st.paths.host_copied += copied;  // the pass has returned
     if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
     const auto& dense = plan.dense_panels;
     DensePanelWork<S, mem> dense_work;
@@ -560,6 +565,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.products = rp;
       f.row_products = plan.products;
       f.sort_products = plan.host_sort_products;
+      f.copy_rows = plan.host_copy_rows;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
       f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;
