@@ -163,21 +163,36 @@ std::uint64_t rows_beyond(const libra::ref::Matrix& a, const libra::ref::Matrix&
   return n;
 }
 
-// Rows of A with one nonzero whose row of B has 1 to `most` columns, in
-// increasing order: the host accumulators make them as B's row scaled.
-std::uint64_t copied_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
-                          std::uint64_t most = ~std::uint64_t(0)) {
+// Whether B's row k lists its columns in increasing order.
+bool increasing_row(const libra::ref::Matrix& b, std::int64_t k) {
+  const auto first = b.col.begin() + b.ptr[k];
+  const auto last = b.col.begin() + b.ptr[k + 1];
+  return std::adjacent_find(first, last, std::greater_equal<>()) == last;
+}
+
+// Rows of A with `entries` nonzeros (1 or 2) whose rows of B are in
+// increasing order, with 1 to `most` products: the host accumulators make them
+// straight from those rows (copied or merged).
+std::uint64_t direct_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                          std::int64_t entries, std::uint64_t most = ~std::uint64_t(0)) {
   std::uint64_t n = 0;
   for (std::int64_t i = 0; i < a.rows; ++i) {
-    if (a.ptr[i + 1] - a.ptr[i] != 1) continue;
-    const auto k = a.col[a.ptr[i]];
-    const auto first = b.col.begin() + b.ptr[k];
-    const auto last = b.col.begin() + b.ptr[k + 1];
-    const auto len = static_cast<std::uint64_t>(last - first);
-    n += len > 0 && len <= most &&
-         std::adjacent_find(first, last, std::greater_equal<>()) == last;
+    if (a.ptr[i + 1] - a.ptr[i] != entries) continue;
+    bool in_order = true;
+    for (auto e = a.ptr[i]; e < a.ptr[i + 1]; ++e)
+      in_order &= increasing_row(b, a.col[e]);
+    const std::uint64_t p = row_products(a, b, i);
+    n += in_order && p > 0 && p <= most;
   }
   return n;
+}
+std::uint64_t copied_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                          std::uint64_t most = ~std::uint64_t(0)) {
+  return direct_rows(a, b, 1, most);
+}
+std::uint64_t merged_rows(const libra::ref::Matrix& a, const libra::ref::Matrix& b,
+                          std::uint64_t most = ~std::uint64_t(0)) {
+  return direct_rows(a, b, 2, most);
 }
 
 // How the product is asked for: one call (libra::spgemm, where the fill pass may
@@ -266,6 +281,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           EXPECT_EQ(st.paths.host_packed_words, ratio > 0 ? rows : 0u);
           EXPECT_EQ(st.paths.host_marks, ratio == 0 && marks > 0 ? rows : 0u);
           EXPECT_EQ(st.paths.host_copied, copied_rows(a, b));
+          EXPECT_EQ(st.paths.host_merged, merged_rows(a, b));
         }
       }
     }
@@ -281,9 +297,10 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
           o.tuning.host_sort_average = 0;
           const auto st = check_product<T>(a, b, o, calls);
           EXPECT_EQ(st.paths.host_dense, rows);
-          // Copied rows are not sorted.
-          EXPECT_EQ(st.paths.host_sorted,
-                    rows - rows_beyond(a, b, few) - copied_rows(a, b, few));
+          // Copied and merged rows are not sorted.
+          EXPECT_EQ(st.paths.host_sorted, rows - rows_beyond(a, b, few) -
+                                              copied_rows(a, b, few) -
+                                              merged_rows(a, b, few));
         }
       }
     }
@@ -301,14 +318,16 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
     const auto few = o.tuning.host_sort_products;
     EXPECT_EQ(check_product<T>(a, b, o).paths.host_sorted,
               rows - rows_beyond(a, b, few) -
-                  copied_rows(a, b, static_cast<std::uint64_t>(few)));
-    // Without copies, those rows are sorted too (and none copied, in two phases
-    // as well).
-    o.tuning.host_copy_rows = false;
+                  copied_rows(a, b, static_cast<std::uint64_t>(few)) -
+                  merged_rows(a, b, static_cast<std::uint64_t>(few)));
+    // Without direct rows, those rows are sorted too (and none copied or
+    // merged, in two phases as well).
+    o.tuning.host_direct_rows = false;
     for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
       const auto none = check_product<T>(a, b, o, calls);
       EXPECT_EQ(none.paths.host_sorted, rows - rows_beyond(a, b, few));
       EXPECT_EQ(none.paths.host_copied, 0u);
+      EXPECT_EQ(none.paths.host_merged, 0u);
     }
   }
   // The small path on every space, with bitmap rows where C is narrow enough
@@ -1069,7 +1088,7 @@ TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
           auto o = panel();
           // Copied rows (A's rows of one nonzero) are never ordered: off here,
           // so that every row walks the ordering.
-          o.tuning.host_copy_rows = false;
+          o.tuning.host_direct_rows = false;
           // -1: unpacked, with bits instead of marks.
           o.tuning.host_word_ratio = std::max(ratio, 0.0);
           o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
@@ -1144,18 +1163,19 @@ TEST(SpgemmPanelHost, UnsortedRowsOfB) {
   }
 }
 
-// Rows of A with one nonzero are B's row scaled on host spaces, when that row
-// lists its columns in increasing order: every third row of A here has one
-// nonzero, and B's rows are increasing, reversed (a user's B may be), of one
+// Rows of A with one nonzero are B's row scaled on host spaces, and rows with
+// two merge their two rows of B, when those rows list their columns in
+// increasing order: every third row of A here has one nonzero and every third
+// two, and B's rows are increasing, reversed (a user's B may be), of one
 // column, or empty. Exact in one call and in two phases, sorted or not; the
-// rows copied counted exactly; none with host_copy_rows off. A diagonal A
-// (bcsstm25's shape) is copied whole.
-TEST(SpgemmPanelHost, RowsOfOneEntryCopyTheirRowOfB) {
+// rows copied and merged counted exactly; none with host_direct_rows off. A
+// diagonal A (bcsstm25's shape) is copied whole.
+TEST(SpgemmPanelHost, RowsOfOneOrTwoEntriesComeStraightFromB) {
   const auto base = libra::ref::random(600, 900, 6, 95, 0.0);
   std::vector<libra::ref::Triplet> ta;
   for (std::int64_t i = 0; i < base.rows; ++i) {
-    for (auto e = base.ptr[i]; e < base.ptr[i + 1]; ++e) {
-      if (i % 3 == 0 && e > base.ptr[i]) break;  // one nonzero (or none)
+    const auto most = i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : base.ptr[i + 1] - base.ptr[i];
+    for (auto e = base.ptr[i]; e < base.ptr[i + 1] && e < base.ptr[i] + most; ++e) {
       ta.push_back({i, base.col[e], base.val[e] - 0.5});
     }
   }
@@ -1176,17 +1196,21 @@ TEST(SpgemmPanelHost, RowsOfOneEntryCopyTheirRowOfB) {
     std::reverse(rb.val.begin() + rb.ptr[k], rb.val.begin() + rb.ptr[k + 1]);
   }
   const std::uint64_t copied = copied_rows(a, rb);
+  const std::uint64_t merged = merged_rows(a, rb);
   ASSERT_GT(copied, 50u);
-  ASSERT_LT(copied, copied_rows(a, b));  // some rows of one entry select a reversed row
+  ASSERT_GT(merged, 50u);
+  // Some rows select a reversed row of B, and stay with the accumulator.
+  ASSERT_LT(copied, copied_rows(a, b));
+  ASSERT_LT(merged, merged_rows(a, b));
   using Csr = libra::Csr<double, int, int, Device>;
   const Csr A = libra::test::from_ref<double, int, int, Device>(a);
   const Csr B = libra::test::from_ref<double, int, int, Device>(rb);
   const auto expected = libra::ref::spgemm(a, b);
-  for (const bool copy : {true, false}) {
+  for (const bool direct : {true, false}) {
     for (const bool sorted : {true, false}) {
       for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
         auto o = panel();
-        o.tuning.host_copy_rows = copy;
+        o.tuning.host_direct_rows = direct;
         o.sort_columns = sorted;
         libra::SpgemmStats st;
         Csr C;
@@ -1204,11 +1228,9 @@ TEST(SpgemmPanelHost, RowsOfOneEntryCopyTheirRowOfB) {
               libra::ref::from_triplets(got.rows, got.cols, libra::ref::to_triplets(got));
         }
         EXPECT_TRUE(libra::test::same_matrix(expected, got, 1e-12));
-        if (libra::LaunchTraits<Exec>::is_gpu) {
-          EXPECT_EQ(st.paths.host_copied, 0u);
-        } else {
-          EXPECT_EQ(st.paths.host_copied, copy ? copied : 0u);
-        }
+        const bool host = !libra::LaunchTraits<Exec>::is_gpu;
+        EXPECT_EQ(st.paths.host_copied, host && direct ? copied : 0u);
+        EXPECT_EQ(st.paths.host_merged, host && direct ? merged : 0u);
       }
     }
   }

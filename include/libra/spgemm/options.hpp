@@ -99,10 +99,11 @@ struct SpgemmOptions {
     // products gained nothing, and 32 to 64 made FEM matrices slower (the
     // sort's steps grow as the square).
     int host_sort_products = 16;
-    // Host dense accumulators make a row of A with one nonzero, whose row of B
-    // lists its columns in increasing order, as that row of B scaled (no
-    // accumulator, no ordering; impl/acc_host_dense.hpp); false: never.
-    bool host_copy_rows = true;
+    // Host dense accumulators make a row of A with one nonzero as its row of B
+    // scaled, and a row with two by merging its two rows of B, when those rows
+    // list their columns in increasing order (no accumulator, no ordering;
+    // impl/acc_host_dense.hpp); false: never.
+    bool host_direct_rows = true;
     std::int64_t host_sort_columns = 32768;
     double host_sort_average = 6;
     // One-shot products whose A has at most this many nonzeros, and whose
@@ -190,6 +191,7 @@ struct SpgemmPathCounts {
   std::uint64_t host_ranked = 0;        // of host_dense, ordered by ranking their columns
   std::uint64_t host_sorted = 0;        // of those, made by sorting their few products
   std::uint64_t host_copied = 0;  // of host_dense, a row of B scaled (A's row: one entry)
+  std::uint64_t host_merged = 0;  // of host_dense, two rows of B merged (A's row: two)
   std::uint64_t host_marks = 0;   // of host_dense, new columns told by marks, not bits
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch

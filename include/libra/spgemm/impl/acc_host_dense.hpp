@@ -26,8 +26,9 @@
 // and flags are set afterwards from the row's distinct columns. Over a wide C
 // the marks (4 bytes a column beside the sums' 8) leave the cache and the
 // products rarely share a word: the bits stay.
-// Rows of A with one nonzero copy their row of B, scaled, when it is in order
-// (Tuning::host_copy_rows); the copy takes precedence over every path below.
+// Rows of A with one nonzero copy their row of B, scaled, and rows with two
+// merge their two, when those rows of B are in order (Tuning::
+// host_direct_rows); this takes precedence over every path below.
 // Rows with few products (Tuning::host_sort_products) skip the per-thread
 // arrays in every phase: their products are gathered on the stack, sorted by
 // column (stably: equal columns keep the order of k, so the sums come out
@@ -124,42 +125,85 @@ struct HostDenseRows {
     return sort_products > 0 && row_products(i) <= sort_products;
   }
 
-  // Rows of A with one nonzero whose row of B has increasing columns are that
-  // row of B scaled (Tuning::host_copy_rows): no accumulator and no ordering.
-  // bcsstm25 (a diagonal: every row one product) took 0.36-0.40 ms through
-  // the marks and 0.27-0.33 ms copied on 2 cores (a noisy VM).
-  bool copy_rows = false;
-  // The count pass adds its copied rows here once per block (host memory).
+  // Rows of A with one or two nonzeros whose rows of B list their columns in
+  // increasing order are made straight from those rows (Tuning::
+  // host_direct_rows): one is copied, scaled; two are merged. No accumulator
+  // and no ordering. bcsstm25 (a diagonal: every row one product) took
+  // 0.36-0.40 ms through the marks and 0.27-0.33 ms copied on 2 cores (a noisy
+  // VM); 85% of luxembourg's rows have two nonzeros.
+  bool direct_rows = false;
+  // The count pass adds its copied and merged rows here once per block (host
+  // memory).
   std::uint64_t* copied_rows = nullptr;
+  std::uint64_t* merged_rows = nullptr;
 
-  // Whether row i is copied from B's row [q0, q1) (set when it is).
-  bool copies(std::int64_t i, Off& q0, Off& q1) const {
+  // Without a branch per column: a user's B may list a row out of order.
+  static bool increasing(const O* col, Off q0, Off q1) {
+    bool up = true;
+    for (Off q = q0 + 1; q < q1; ++q) up &= col[q - 1] < col[q];
+    return up;
+  }
+
+  // How row i is made straight from rows of B: 0, not (the accumulator makes
+  // it); 1, copied from [q0, q1); 2, merged from [q0, q1) and [r0, r1) (A's
+  // first and second entries).
+  int direct(std::int64_t i, Off& q0, Off& q1, Off& r0, Off& r1) const {
     const Off* a_rm = products.a_row_map.data();
-    if (!copy_rows || a_rm[i + 1] - a_rm[i] != 1) return false;
-    const O k = products.a_col.data()[a_rm[i]];
+    const Off e = a_rm[i];
+    const Off m = a_rm[i + 1] - e;
+    if (!direct_rows || m < 1 || m > 2) return 0;
+    const O* a_col = products.a_col.data();
     const Off* b_rm = products.b_row_map.data();
     const O* b_col = products.b_col.data();
-    q0 = b_rm[k];
-    q1 = b_rm[k + 1];
-    // Without a branch per column: a user's B may list a row out of order.
-    bool increasing = true;
-    for (Off q = q0 + 1; q < q1; ++q) increasing &= b_col[q - 1] < b_col[q];
-    return increasing;
+    q0 = b_rm[a_col[e]];
+    q1 = b_rm[a_col[e] + 1];
+    if (!increasing(b_col, q0, q1)) return 0;
+    if (m == 1) return 1;
+    r0 = b_rm[a_col[e + 1]];
+    r1 = b_rm[a_col[e + 1] + 1];
+    return increasing(b_col, r0, r1) ? 2 : 0;
   }
 
-  // C's row i (at `base`) as a_ik times B's row [q0, q1).
-  template <bool Values>
-  void copy_row(std::int64_t i, Off q0, Off q1, Off base) const {
+  // Row i made from B's rows [q0, q1) and, when `how` is 2, [r0, r1): C's
+  // columns into `out` and values into `val` (each when not null); returns
+  // the row's columns. A merge step has no branch (which row advances is
+  // unpredictable); a column in both rows sums A's first product then its
+  // second, as the dense accumulator does.
+  template <bool Cols, bool Vals>
+  Off direct_row(std::int64_t i, int how, Off q0, Off q1, Off r0, Off r1, O* out,
+                 S* val) const {
     const O* b_col = products.b_col.data();
-    O* out = c_col.data() + base;
-    for (Off q = q0; q < q1; ++q) out[q - q0] = b_col[q];
-    if constexpr (Values) copy_values(i, q0, q1, base);
-  }
-  void copy_values(std::int64_t i, Off q0, Off q1, Off base) const {
-    const S a = products.a_val.data()[products.a_row_map.data()[i]];
     const S* b_val = products.b_val.data();
-    S* val = c_val.data() + base;
-    for (Off q = q0; q < q1; ++q) val[q - q0] = a * b_val[q];
+    S a1{}, a2{};
+    if constexpr (Vals) {
+      const Off e = products.a_row_map.data()[i];
+      a1 = products.a_val.data()[e];
+      if (how == 2) a2 = products.a_val.data()[e + 1];
+    }
+    if (how == 1) r0 = r1 = 0;
+    Off n = 0;
+    while (q0 < q1 && r0 < r1) {
+      const O c = b_col[q0];
+      const O d = b_col[r0];
+      const bool x = c <= d;
+      const bool y = d <= c;
+      if constexpr (Cols) out[n] = x ? c : d;
+      if constexpr (Vals) {
+        val[n] = (x ? a1 * b_val[q0] : S(0)) + (y ? a2 * b_val[r0] : S(0));
+      }
+      q0 += x;
+      r0 += y;
+      ++n;
+    }
+    for (; q0 < q1; ++q0, ++n) {
+      if constexpr (Cols) out[n] = b_col[q0];
+      if constexpr (Vals) val[n] = a1 * b_val[q0];
+    }
+    for (; r0 < r1; ++r0, ++n) {
+      if constexpr (Cols) out[n] = b_col[r0];
+      if constexpr (Vals) val[n] = a2 * b_val[r0];
+    }
+    return n;
   }
 
   // Row i's products gathered (columns, and values with Values), sorted by
@@ -386,13 +430,14 @@ struct HostDenseRows {
 
   // The count pass: also counts the rows with products into `rows`.
   void count_row(const std::int64_t i, const int id, std::uint64_t& rows,
-                 std::uint64_t& copied) const {
+                 std::uint64_t& copied, std::uint64_t& merged) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0;
-    if (copies(i, q0, q1)) {
-      unique(i) = static_cast<std::uint64_t>(q1 - q0);
-      rows += q1 > q0;
-      copied += q1 > q0;
+    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
+    if (const int how = direct(i, q0, q1, r0, r1)) {
+      const Off n = direct_row<false, false>(i, how, q0, q1, r0, r1, nullptr, nullptr);
+      unique(i) = static_cast<std::uint64_t>(n);
+      rows += n > 0;
+      (how == 1 ? copied : merged) += n > 0;
       return;
     }
     if (sorts(i)) {
@@ -438,9 +483,10 @@ struct HostDenseRows {
   // The numeric pass: C's known row gathers its sums.
   void numeric_row(const std::int64_t i, const int id) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0;
-    if (copies(i, q0, q1)) {
-      copy_values(i, q0, q1, c_row_map(i));
+    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
+    if (const int how = direct(i, q0, q1, r0, r1)) {
+      direct_row<false, true>(i, how, q0, q1, r0, r1, nullptr,
+                              c_val.data() + c_row_map(i));
       return;
     }
     if (sorts(i)) {
@@ -466,12 +512,13 @@ struct HostDenseRows {
   void fill_row(const std::int64_t i, const int id, std::uint64_t& flagged,
                 std::uint64_t& ranked) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0;
-    if (copies(i, q0, q1)) {
+    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
+    if (const int how = direct(i, q0, q1, r0, r1)) {
+      O* out = c_col.data() + c_row_map(i);
       if (phase == Phase::fill_values) {
-        copy_row<true>(i, q0, q1, c_row_map(i));
+        direct_row<true, true>(i, how, q0, q1, r0, r1, out, c_val.data() + c_row_map(i));
       } else {
-        copy_row<false>(i, q0, q1, c_row_map(i));
+        direct_row<true, false>(i, how, q0, q1, r0, r1, out, nullptr);
       }
       return;
     }
@@ -570,9 +617,12 @@ struct HostDenseRows {
   }
   void operator()(const std::int64_t b, std::uint64_t& rows) const {
     std::uint64_t copied = 0;
-    for_block(
-        b, [&](const std::int64_t i, const int id) { count_row(i, id, rows, copied); });
+    std::uint64_t merged = 0;
+    for_block(b, [&](const std::int64_t i, const int id) {
+      count_row(i, id, rows, copied, merged);
+    });
     if (copied > 0) Kokkos::atomic_add(copied_rows, copied);
+    if (merged > 0) Kokkos::atomic_add(merged_rows, merged);
   }
   void operator()(const std::int64_t b) const {
     for_block(b, [&](const std::int64_t i, const int id) { numeric_row(i, id); });

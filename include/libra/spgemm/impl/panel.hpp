@@ -317,8 +317,9 @@ std::uint64_t host_sorted_rows(const Exec& exec, const F& f) {
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
           exec, 0, static_cast<std::int64_t>(f.row_products.extent(0))),
       [&f](const std::int64_t i, std::uint64_t& sum) {
-        typename F::offset_type q0 = 0, q1 = 0;
-        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) && !f.copies(i, q0, q1);
+        typename F::offset_type q0 = 0, q1 = 0, r0 = 0, r1 = 0;
+        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) &&
+               f.direct(i, q0, q1, r0, r1) == 0;
       },
       n);
   return n;
@@ -349,7 +350,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.products = row_products<Exec>(A, B);
     f.row_products = plan.products;
     f.sort_products = plan.host_sort_products;
-    f.copy_rows = plan.host_copy_rows;
+    f.direct_rows = plan.host_direct_rows;
     f.words = w;
     f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
     f.sort = plan.sort_columns;
@@ -385,10 +386,13 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
     std::uint64_t copied = 0;
+    std::uint64_t merged = 0;
     f.copied_rows = &copied;
+    f.merged_rows = &merged;
     host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
     plan.rows_with_products = rows;
     st.paths.host_copied += copied;  // the pass has returned
+    st.paths.host_merged += merged;
     if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
     const auto& dense = plan.dense_panels;
     DensePanelWork<S, mem> dense_work;
@@ -565,7 +569,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.products = rp;
       f.row_products = plan.products;
       f.sort_products = plan.host_sort_products;
-      f.copy_rows = plan.host_copy_rows;
+      f.direct_rows = plan.host_direct_rows;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
       f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;
