@@ -28,7 +28,7 @@
 // their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
-// LIBRA_BENCH_HOST_DIRECT_ROWS=0 turns tuning.host_direct_rows off,
+// LIBRA_BENCH_HOST_DIRECT_ENTRIES tuning.host_direct_entries,
 // LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
 // host_flag_span, LIBRA_BENCH_HOST_RANK_COLUMNS host_rank_columns,
 // LIBRA_BENCH_HOST_WORD_PERCENT
@@ -262,8 +262,8 @@ class LibraRunner : public Runner {
     if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_PRODUCTS")) {
       options_.tuning.host_sort_products = *v;
     }
-    if (const auto v = env_int("LIBRA_BENCH_HOST_DIRECT_ROWS")) {
-      options_.tuning.host_direct_rows = *v != 0;
+    if (const auto v = env_int("LIBRA_BENCH_HOST_DIRECT_ENTRIES")) {
+      options_.tuning.host_direct_entries = static_cast<int>(*v);
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_WORD_PERCENT")) {
       options_.tuning.host_word_ratio = *v / 100.0;

@@ -322,7 +322,7 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
                   merged_rows(a, b, static_cast<std::uint64_t>(few)));
     // Without direct rows, those rows are sorted too (and none copied or
     // merged, in two phases as well).
-    o.tuning.host_direct_rows = false;
+    o.tuning.host_direct_entries = 0;
     for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
       const auto none = check_product<T>(a, b, o, calls);
       EXPECT_EQ(none.paths.host_sorted, rows - rows_beyond(a, b, few));
@@ -1088,7 +1088,7 @@ TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
           auto o = panel();
           // Copied rows (A's rows of one nonzero) are never ordered: off here,
           // so that every row walks the ordering.
-          o.tuning.host_direct_rows = false;
+          o.tuning.host_direct_entries = 0;
           // -1: unpacked, with bits instead of marks.
           o.tuning.host_word_ratio = std::max(ratio, 0.0);
           o.tuning.host_mark_columns = ratio < 0 ? 0 : 1 << 20;
@@ -1168,7 +1168,8 @@ TEST(SpgemmPanelHost, UnsortedRowsOfB) {
 // increasing order: every third row of A here has one nonzero and every third
 // two, and B's rows are increasing, reversed (a user's B may be), of one
 // column, or empty. Exact in one call and in two phases, sorted or not; the
-// rows copied and merged counted exactly; none with host_direct_rows off. A
+// rows copied and merged counted exactly, none merged with host_direct_entries
+// 1, none either with 0. A
 // diagonal A (bcsstm25's shape) is copied whole.
 TEST(SpgemmPanelHost, RowsOfOneOrTwoEntriesComeStraightFromB) {
   const auto base = libra::ref::random(600, 900, 6, 95, 0.0);
@@ -1206,11 +1207,11 @@ TEST(SpgemmPanelHost, RowsOfOneOrTwoEntriesComeStraightFromB) {
   const Csr A = libra::test::from_ref<double, int, int, Device>(a);
   const Csr B = libra::test::from_ref<double, int, int, Device>(rb);
   const auto expected = libra::ref::spgemm(a, b);
-  for (const bool direct : {true, false}) {
+  for (const int direct : {2, 1, 0}) {
     for (const bool sorted : {true, false}) {
       for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
         auto o = panel();
-        o.tuning.host_direct_rows = direct;
+        o.tuning.host_direct_entries = direct;
         o.sort_columns = sorted;
         libra::SpgemmStats st;
         Csr C;
@@ -1229,8 +1230,8 @@ TEST(SpgemmPanelHost, RowsOfOneOrTwoEntriesComeStraightFromB) {
         }
         EXPECT_TRUE(libra::test::same_matrix(expected, got, 1e-12));
         const bool host = !libra::LaunchTraits<Exec>::is_gpu;
-        EXPECT_EQ(st.paths.host_copied, host && direct ? copied : 0u);
-        EXPECT_EQ(st.paths.host_merged, host && direct ? merged : 0u);
+        EXPECT_EQ(st.paths.host_copied, host && direct >= 1 ? copied : 0u);
+        EXPECT_EQ(st.paths.host_merged, host && direct >= 2 ? merged : 0u);
       }
     }
   }

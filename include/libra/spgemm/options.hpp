@@ -99,11 +99,11 @@ struct SpgemmOptions {
     // products gained nothing, and 32 to 64 made FEM matrices slower (the
     // sort's steps grow as the square).
     int host_sort_products = 16;
-    // Host dense accumulators make a row of A with one nonzero as its row of B
-    // scaled, and a row with two by merging its two rows of B, when those rows
-    // list their columns in increasing order (no accumulator, no ordering;
-    // impl/acc_host_dense.hpp); false: never.
-    bool host_direct_rows = true;
+    // Host dense accumulators make a row of A with at most this many nonzeros
+    // (0: none, at most 2) straight from its rows of B when they list their
+    // columns in increasing order: one row copied, scaled; two merged (no
+    // accumulator, no ordering; impl/acc_host_dense.hpp).
+    int host_direct_entries = 2;
     std::int64_t host_sort_columns = 32768;
     double host_sort_average = 6;
     // One-shot products whose A has at most this many nonzeros, and whose

@@ -26,9 +26,9 @@
 // and flags are set afterwards from the row's distinct columns. Over a wide C
 // the marks (4 bytes a column beside the sums' 8) leave the cache and the
 // products rarely share a word: the bits stay.
-// Rows of A with one nonzero copy their row of B, scaled, and rows with two
-// merge their two, when those rows of B are in order (Tuning::
-// host_direct_rows); this takes precedence over every path below.
+// Rows of A with one nonzero copy their row of B, scaled, and rows with a few
+// merge theirs, when those rows of B are in order (Tuning::
+// host_direct_entries); this takes precedence over every path below.
 // Rows with few products (Tuning::host_sort_products) skip the per-thread
 // arrays in every phase: their products are gathered on the stack, sorted by
 // column (stably: equal columns keep the order of k, so the sums come out
@@ -66,6 +66,10 @@ void sort_few(T* v, std::size_t n) {
 
 // The most products a row made by sorting may have (its stack arrays).
 inline constexpr int host_sort_products_max = 64;
+// The most nonzeros of a row of A made straight from its rows of B
+// (Tuning::host_direct_entries): a merge of three or four rows by their least
+// head was slower than the accumulator (add32 0.85 -> 1.1 ms on 2 cores).
+inline constexpr int host_direct_entries_max = 2;
 // The most distinct columns a ranked row may have (Tuning::host_rank_columns).
 inline constexpr int host_rank_columns_max = 256;
 
@@ -125,13 +129,14 @@ struct HostDenseRows {
     return sort_products > 0 && row_products(i) <= sort_products;
   }
 
-  // Rows of A with one or two nonzeros whose rows of B list their columns in
-  // increasing order are made straight from those rows (Tuning::
-  // host_direct_rows): one is copied, scaled; two are merged. No accumulator
-  // and no ordering. bcsstm25 (a diagonal: every row one product) took
-  // 0.36-0.40 ms through the marks and 0.27-0.33 ms copied on 2 cores (a noisy
-  // VM); 85% of luxembourg's rows have two nonzeros.
-  bool direct_rows = false;
+  // Rows of A with at most `direct_entries` nonzeros (Tuning::
+  // host_direct_entries, at most host_direct_entries_max) whose rows of B list
+  // their columns in increasing order are made straight from those rows: one
+  // is copied, scaled; two are merged. No accumulator and no ordering.
+  // bcsstm25 (a diagonal: every row one product) took 0.36-0.40 ms through
+  // the marks and 0.27-0.33 ms copied on 2 cores (a noisy VM); 85% of
+  // luxembourg's rows have two nonzeros (9.2 -> 8.0 ms merged).
+  int direct_entries = 0;
   // The count pass adds its copied and merged rows here once per block (host
   // memory).
   std::uint64_t* copied_rows = nullptr;
@@ -144,43 +149,68 @@ struct HostDenseRows {
     return up;
   }
 
-  // How row i is made straight from rows of B: 0, not (the accumulator makes
-  // it); 1, copied from [q0, q1); 2, merged from [q0, q1) and [r0, r1) (A's
-  // first and second entries).
-  int direct(std::int64_t i, Off& q0, Off& q1, Off& r0, Off& r1) const {
+  // The number of B's rows row i is made straight from (its nonzeros), or 0
+  // when the accumulator makes it.
+  int direct(std::int64_t i) const {
     const Off* a_rm = products.a_row_map.data();
     const Off e = a_rm[i];
     const Off m = a_rm[i + 1] - e;
-    if (!direct_rows || m < 1 || m > 2) return 0;
+    // (A row without products has nothing to make; B may have no entries.)
+    if (m < 1 || m > static_cast<Off>(direct_entries) || row_products(i) == 0) return 0;
     const O* a_col = products.a_col.data();
     const Off* b_rm = products.b_row_map.data();
     const O* b_col = products.b_col.data();
-    q0 = b_rm[a_col[e]];
-    q1 = b_rm[a_col[e] + 1];
-    if (!increasing(b_col, q0, q1)) return 0;
-    if (m == 1) return 1;
-    r0 = b_rm[a_col[e + 1]];
-    r1 = b_rm[a_col[e + 1] + 1];
-    return increasing(b_col, r0, r1) ? 2 : 0;
+    for (Off t = e; t < e + m; ++t) {
+      if (!increasing(b_col, b_rm[a_col[t]], b_rm[a_col[t] + 1])) return 0;
+    }
+    return static_cast<int>(m);
   }
 
-  // Row i made from B's rows [q0, q1) and, when `how` is 2, [r0, r1): C's
-  // columns into `out` and values into `val` (each when not null); returns
-  // the row's columns. A merge step has no branch (which row advances is
-  // unpredictable); a column in both rows sums A's first product then its
-  // second, as the dense accumulator does.
+  // Row i made straight from its m rows of B: C's columns into `out` and
+  // values into `val` (each when not null); returns the row's columns. A
+  // column in several rows sums their products in the order of A's entries
+  // (from 0, as the dense accumulator does: the same bits, but for the sign
+  // of a zero product copied).
   template <bool Cols, bool Vals>
-  Off direct_row(std::int64_t i, int how, Off q0, Off q1, Off r0, Off r1, O* out,
-                 S* val) const {
+  Off direct_row(std::int64_t i, int m, O* out, S* val) const {
+    return m == 1 ? copy_row<Cols, Vals>(i, out, val)
+                  : merge_two<Cols, Vals>(i, out, val);
+  }
+
+  template <bool Cols, bool Vals>
+  Off copy_row(std::int64_t i, O* out, S* val) const {
+    const Off e = products.a_row_map.data()[i];
+    const O k = products.a_col.data()[e];
+    const Off q0 = products.b_row_map.data()[k];
+    const Off q1 = products.b_row_map.data()[k + 1];
     const O* b_col = products.b_col.data();
     const S* b_val = products.b_val.data();
+    if constexpr (Cols) {
+      for (Off q = q0; q < q1; ++q) out[q - q0] = b_col[q];
+    }
+    if constexpr (Vals) {
+      const S a = products.a_val.data()[e];
+      for (Off q = q0; q < q1; ++q) val[q - q0] = a * b_val[q];
+    }
+    return q1 - q0;
+  }
+
+  // Two rows: a merge step has no branch (which row advances is
+  // unpredictable).
+  template <bool Cols, bool Vals>
+  Off merge_two(std::int64_t i, O* out, S* val) const {
+    const Off e = products.a_row_map.data()[i];
+    const O* a_col = products.a_col.data();
+    const Off* b_rm = products.b_row_map.data();
+    const O* b_col = products.b_col.data();
+    const S* b_val = products.b_val.data();
+    Off q0 = b_rm[a_col[e]], q1 = b_rm[a_col[e] + 1];
+    Off r0 = b_rm[a_col[e + 1]], r1 = b_rm[a_col[e + 1] + 1];
     S a1{}, a2{};
     if constexpr (Vals) {
-      const Off e = products.a_row_map.data()[i];
       a1 = products.a_val.data()[e];
-      if (how == 2) a2 = products.a_val.data()[e + 1];
+      a2 = products.a_val.data()[e + 1];
     }
-    if (how == 1) r0 = r1 = 0;
     Off n = 0;
     while (q0 < q1 && r0 < r1) {
       const O c = b_col[q0];
@@ -432,12 +462,11 @@ struct HostDenseRows {
   void count_row(const std::int64_t i, const int id, std::uint64_t& rows,
                  std::uint64_t& copied, std::uint64_t& merged) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
-    if (const int how = direct(i, q0, q1, r0, r1)) {
-      const Off n = direct_row<false, false>(i, how, q0, q1, r0, r1, nullptr, nullptr);
+    if (const int m = direct(i)) {
+      const Off n = direct_row<false, false>(i, m, nullptr, nullptr);
       unique(i) = static_cast<std::uint64_t>(n);
       rows += n > 0;
-      (how == 1 ? copied : merged) += n > 0;
+      (m == 1 ? copied : merged) += n > 0;
       return;
     }
     if (sorts(i)) {
@@ -483,10 +512,8 @@ struct HostDenseRows {
   // The numeric pass: C's known row gathers its sums.
   void numeric_row(const std::int64_t i, const int id) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
-    if (const int how = direct(i, q0, q1, r0, r1)) {
-      direct_row<false, true>(i, how, q0, q1, r0, r1, nullptr,
-                              c_val.data() + c_row_map(i));
+    if (const int m = direct(i)) {
+      direct_row<false, true>(i, m, nullptr, c_val.data() + c_row_map(i));
       return;
     }
     if (sorts(i)) {
@@ -512,13 +539,12 @@ struct HostDenseRows {
   void fill_row(const std::int64_t i, const int id, std::uint64_t& flagged,
                 std::uint64_t& ranked) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
-    Off q0 = 0, q1 = 0, r0 = 0, r1 = 0;
-    if (const int how = direct(i, q0, q1, r0, r1)) {
+    if (const int m = direct(i)) {
       O* out = c_col.data() + c_row_map(i);
       if (phase == Phase::fill_values) {
-        direct_row<true, true>(i, how, q0, q1, r0, r1, out, c_val.data() + c_row_map(i));
+        direct_row<true, true>(i, m, out, c_val.data() + c_row_map(i));
       } else {
-        direct_row<true, false>(i, how, q0, q1, r0, r1, out, nullptr);
+        direct_row<true, false>(i, m, out, nullptr);
       }
       return;
     }

@@ -317,9 +317,7 @@ std::uint64_t host_sorted_rows(const Exec& exec, const F& f) {
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
           exec, 0, static_cast<std::int64_t>(f.row_products.extent(0))),
       [&f](const std::int64_t i, std::uint64_t& sum) {
-        typename F::offset_type q0 = 0, q1 = 0, r0 = 0, r1 = 0;
-        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) &&
-               f.direct(i, q0, q1, r0, r1) == 0;
+        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) && f.direct(i) == 0;
       },
       n);
   return n;
@@ -350,7 +348,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.products = row_products<Exec>(A, B);
     f.row_products = plan.products;
     f.sort_products = plan.host_sort_products;
-    f.direct_rows = plan.host_direct_rows;
+    f.direct_entries = plan.host_direct_entries;
     f.words = w;
     f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
     f.sort = plan.sort_columns;
@@ -569,7 +567,7 @@ void panel_numeric(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       f.products = rp;
       f.row_products = plan.products;
       f.sort_products = plan.host_sort_products;
-      f.direct_rows = plan.host_direct_rows;
+      f.direct_entries = plan.host_direct_entries;
       f.token = Kokkos::Experimental::UniqueToken<Exec>(exec);
       f.sums = plan.sums;
       f.c_row_map = plan.c.row_map;

@@ -45,7 +45,7 @@ struct PanelPlan {
   int host_rank_columns = 0;             // SpgemmOptions::Tuning::host_rank_columns
   bool host_marks = false;               // C within Tuning::host_mark_columns
   std::uint64_t host_sort_products = 0;  // Tuning::host_sort_products, capped
-  bool host_direct_rows = true;          // Tuning::host_direct_rows
+  int host_direct_entries = 0;           // Tuning::host_direct_entries, capped
   std::size_t rows_with_products = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
   RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
@@ -207,7 +207,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
                                            plan.host_marks) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
-    plan.host_direct_rows = options.tuning.host_direct_rows;
+    plan.host_direct_entries =
+        std::clamp(options.tuning.host_direct_entries, 0, host_direct_entries_max);
     // Capped: the compares grow as the square of a row's columns.
     plan.host_rank_columns =
         std::clamp(options.tuning.host_rank_columns, 0, host_rank_columns_max);
