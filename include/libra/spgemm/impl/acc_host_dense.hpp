@@ -26,7 +26,7 @@
 // and flags are set afterwards from the row's distinct columns. Over a wide C
 // the marks (4 bytes a column beside the sums' 8) leave the cache and the
 // products rarely share a word: the bits stay.
-// Rows of A with one nonzero copy their row of B, scaled, and rows with a few
+// Rows of A with one nonzero copy their row of B, scaled, and rows with two
 // merge theirs, when those rows of B are in order (Tuning::
 // host_direct_entries); this takes precedence over every path below.
 // Rows with few products (Tuning::host_sort_products) skip the per-thread
@@ -76,7 +76,6 @@ inline constexpr int host_rank_columns_max = 256;
 template <class Exec, class S, class O, class Off, bool Packed>
 struct HostDenseRows {
   using mem = typename Exec::memory_space;
-  using offset_type = Off;
   // The fill's two kinds (the count and numeric passes have their own operators).
   enum class Phase { fill, fill_values };
   template <class T>
@@ -170,7 +169,7 @@ struct HostDenseRows {
   // values into `val` (each when not null); returns the row's columns. A
   // column in several rows sums their products in the order of A's entries
   // (from 0, as the dense accumulator does: the same bits, but for the sign
-  // of a zero product copied).
+  // of a zero product alone in its column).
   template <bool Cols, bool Vals>
   Off direct_row(std::int64_t i, int m, O* out, S* val) const {
     return m == 1 ? copy_row<Cols, Vals>(i, out, val)
