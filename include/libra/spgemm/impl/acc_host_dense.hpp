@@ -136,10 +136,12 @@ struct HostDenseRows {
   // the marks and 0.27-0.33 ms copied on 2 cores (a noisy VM); 85% of
   // luxembourg's rows have two nonzeros (9.2 -> 8.0 ms merged).
   int direct_entries = 0;
-  // The count pass adds its copied and merged rows here once per block (host
-  // memory).
-  std::uint64_t* copied_rows = nullptr;
-  std::uint64_t* merged_rows = nullptr;
+  // Rows the count pass made by a path of their own (with products): it adds
+  // them into `*counted` once per block (host memory).
+  struct PathRows {
+    std::uint64_t copied = 0, merged = 0, sorted = 0;
+  };
+  PathRows* counted = nullptr;
 
   // Without a branch per column: a user's B may list a row out of order.
   static bool increasing(const O* col, Off q0, Off q1) {
@@ -459,13 +461,13 @@ struct HostDenseRows {
 
   // The count pass: also counts the rows with products into `rows`.
   void count_row(const std::int64_t i, const int id, std::uint64_t& rows,
-                 std::uint64_t& copied, std::uint64_t& merged) const {
+                 PathRows& paths) const {
     if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
     if (const int m = direct(i)) {
       const Off n = direct_row<false, false>(i, m, nullptr, nullptr);
       unique(i) = static_cast<std::uint64_t>(n);
       rows += n > 0;
-      (m == 1 ? copied : merged) += n > 0;
+      (m == 1 ? paths.copied : paths.merged) += n > 0;
       return;
     }
     if (sorts(i)) {
@@ -473,6 +475,7 @@ struct HostDenseRows {
       const int n = sorted_row<false>(i, cols, nullptr);
       unique(i) = static_cast<std::uint64_t>(n);
       rows += n > 0;
+      paths.sorted += n > 0;
       return;
     }
     if (!Packed && marks.extent(0) > 0) {
@@ -641,13 +644,12 @@ struct HostDenseRows {
     token.release(id);
   }
   void operator()(const std::int64_t b, std::uint64_t& rows) const {
-    std::uint64_t copied = 0;
-    std::uint64_t merged = 0;
-    for_block(b, [&](const std::int64_t i, const int id) {
-      count_row(i, id, rows, copied, merged);
-    });
-    if (copied > 0) Kokkos::atomic_add(copied_rows, copied);
-    if (merged > 0) Kokkos::atomic_add(merged_rows, merged);
+    PathRows paths;
+    for_block(b,
+              [&](const std::int64_t i, const int id) { count_row(i, id, rows, paths); });
+    if (paths.copied > 0) Kokkos::atomic_add(&counted->copied, paths.copied);
+    if (paths.merged > 0) Kokkos::atomic_add(&counted->merged, paths.merged);
+    if (paths.sorted > 0) Kokkos::atomic_add(&counted->sorted, paths.sorted);
   }
   void operator()(const std::int64_t b) const {
     for_block(b, [&](const std::int64_t i, const int id) { numeric_row(i, id); });

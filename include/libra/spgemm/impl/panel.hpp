@@ -308,21 +308,6 @@ std::size_t per_thread_entries(std::size_t n) {
   return (n + per_block - 1) / per_block * per_block;
 }
 
-// Rows with products that the host accumulator f makes by sorting.
-template <class Exec, class F>
-std::uint64_t host_sorted_rows(const Exec& exec, const F& f) {
-  std::uint64_t n = 0;
-  Kokkos::parallel_reduce(
-      "libra::spgemm::panel::sorted_rows",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
-          exec, 0, static_cast<std::int64_t>(f.row_products.extent(0))),
-      [&f](const std::int64_t i, std::uint64_t& sum) {
-        sum += f.row_products(i) > 0 && !f.dense(i) && f.sorts(i) && f.direct(i) == 0;
-      },
-      n);
-  return n;
-}
-
 // Symbolic on host spaces with per-thread dense accumulators: count, scan, fill
 // (with C's values when the product is one-shot). B's rows are packed into
 // column words when that pays (column_words.hpp).
@@ -383,15 +368,13 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     f.num_rows = static_cast<std::int64_t>(plan.num_rows);
     f.dense = plan.dense_panels.rows;
     std::uint64_t rows = 0;
-    std::uint64_t copied = 0;
-    std::uint64_t merged = 0;
-    f.copied_rows = &copied;
-    f.merged_rows = &merged;
+    typename F::PathRows counted;
+    f.counted = &counted;
     host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
     plan.rows_with_products = rows;
-    st.paths.host_copied += copied;  // the pass has returned
-    st.paths.host_merged += merged;
-    if (plan.host_sort_products > 0) st.paths.host_sorted += host_sorted_rows(exec, f);
+    st.paths.host_copied += counted.copied;  // the pass has returned
+    st.paths.host_merged += counted.merged;
+    st.paths.host_sorted += counted.sorted;
     const auto& dense = plan.dense_panels;
     DensePanelWork<S, mem> dense_work;
     if (dense.any()) {
