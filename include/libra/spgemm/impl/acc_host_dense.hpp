@@ -64,31 +64,6 @@ void sort_few(T* v, std::size_t n) {
   }
 }
 
-// Writes base + b for each set bit b of x, in increasing order, at out (room
-// entries there); returns how many. Where four writes fit, the first four bits
-// are written without a branch per bit: how many bits a word holds is
-// unpredictable, and a bit loop's exit mispredicted about once a word.
-template <class O>
-std::size_t write_bits(std::uint64_t x, const std::uint64_t base, O* out,
-                       const std::size_t room) {
-  std::size_t k = 0;
-  if (room >= 4) {
-    // With bit 63 ORed in, the count of trailing zeros is defined when x is 0
-    // (the write then lands past the last bit and is overwritten or unused).
-    constexpr std::uint64_t top = std::uint64_t(1) << 63;
-    for (int r = 0; r < 4; ++r) {
-      out[k] =
-          static_cast<O>(base + static_cast<std::uint64_t>(__builtin_ctzll(x | top)));
-      k += x != 0;
-      x &= x - 1;
-    }
-  }
-  for (; x; x &= x - 1) {
-    out[k++] = static_cast<O>(base + static_cast<std::uint64_t>(__builtin_ctzll(x)));
-  }
-  return k;
-}
-
 // The most products a row made by sorting may have (its stack arrays).
 inline constexpr int host_sort_products_max = 64;
 // The most nonzeros of a row of A made straight from its rows of B
@@ -431,9 +406,12 @@ struct HostDenseRows {
     O* out = c_col.data() + base;
     std::size_t written = 0;
     const auto emit = [&](const std::uint64_t w) {
-      const std::uint64_t x = bits[w];
+      std::uint64_t x = bits[w];
       bits[w] = 0;
-      written += write_bits(x, w * 64, out + written, n - written);
+      for (; x; x &= x - 1) {
+        out[written++] =
+            static_cast<O>(w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x)));
+      }
     };
     const std::uint64_t wlo = static_cast<std::uint64_t>(lo) >> 6;
     const std::uint64_t whi = static_cast<std::uint64_t>(hi) >> 6;
