@@ -84,6 +84,9 @@ SpmvOptions segments(std::int64_t items) {
   return o;
 }
 
+// A tile_sum_average beyond any test tile's path: every plan-less tile sums.
+constexpr std::int64_t every_tile_sums = std::int64_t(1) << 40;
+
 // Host spaces with more than one thread can run CSC's private blocks.
 constexpr bool private_blocks =
     !libra::LaunchTraits<Exec>::is_gpu && !libra::impl::spmv_single_thread<Exec>;
@@ -160,6 +163,24 @@ void expect_planned(const SpmvStats& st, const Plan& plan, const SpmvOptions& o)
   }
 }
 
+// Plan-less tiles chose between row sums and the walk exactly where
+// tile_sum_average (Libra's: 32 on GPUs) allows; on host spaces, where they are
+// counted, every tile summed when the average is beyond any tile's length.
+void expect_tile_sums(const SpmvStats& st, Format f, const SpmvOptions& o) {
+  const bool planless =
+      (f == Format::csr || f == Format::pcsr) && st.path == SpmvPath::csr_tiles;
+  const std::int64_t average =
+      libra::impl::spmv_tile_sum_average<Exec>(o.tuning.tile_sum_average);
+  EXPECT_EQ(st.tile_sums, planless && average > 0);
+  if (!st.tile_sums || libra::LaunchTraits<Exec>::is_gpu) {
+    EXPECT_EQ(st.summed_tiles, 0u);
+  } else if (average >= every_tile_sums) {
+    EXPECT_EQ(st.summed_tiles, st.segments);
+  } else {
+    EXPECT_LE(st.summed_tiles, st.segments);
+  }
+}
+
 // Applies parts in order to one y and checks every part's path (pcsr_planned:
 // each part with a plan of its own).
 template <class Parts, class X, class Y>
@@ -176,6 +197,7 @@ void run_parts(const Parts& parts, double alpha, const X& x, double beta, const 
       } else {
         libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
         EXPECT_FALSE(st.row_sums);
+        if (p.lines() > 0 && alpha != 0 && p.nnz() > 0) expect_tile_sums(st, f, o);
       }
     } else {
       libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
@@ -256,6 +278,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
         } else {
           expect_path(st.path, f, tail, Rank1, o);
           if (f != Format::csr_planned) EXPECT_FALSE(st.row_sums);
+          expect_tile_sums(st, f, o);
           // A read by streaming loads in the tiles and rows kernels on CUDA,
           // unless forbidden.
           const bool csr_kernel =
@@ -312,6 +335,25 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     for (int rows_kernel : {0, 1, -1}) {
       p.tuning.csr_rows = rows_kernel;
       for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+        check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+      }
+    }
+  }
+  // Plan-less tiles summing their rows a thread each (the rows cut at a tile's
+  // ends added atomically): every tile, those of rows averaging at most 2
+  // nonzeros (a mix), none; in tiles of one thread, of a few with rows across
+  // several tiles, and of the space's default shape.
+  for (const std::int64_t average :
+       {every_tile_sums, std::int64_t(2), std::int64_t(-1)}) {
+    for (const auto& [threads, items] :
+         std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 5}, {4, 16}, {0, 0}}) {
+      SpmvOptions p = o;
+      p.tuning.csr_tiles = 1;
+      p.tuning.tile_threads = threads;
+      p.tuning.segment_items = items;
+      p.tuning.tile_sum_average = average;
+      for (Format f : {Format::csr, Format::pcsr}) {
         check_format<S, Left, true>(a, f, 1, alpha, beta, p);
         check_format<S, Right, true>(a, f, 1, alpha, beta, p);
       }
@@ -408,6 +450,46 @@ TEST(Spmv, PowerLawHub) {
       check_format<double, Left, true>(a, f, 1, 2, 0.5, segments(9), P);
       check_format<double, Right, false>(a, f, 4, 1, 0, {}, P);
     }
+  }
+}
+
+// Plan-less tiles choose by their rows' average: over a hub row of 700
+// nonzeros among rows of one to three, the tiles inside the hub walk and the
+// others sum (counted on host spaces), and y equals the oracle's.
+TEST(Spmv, PlanlessTilesSumShortRows) {
+  std::vector<libra::ref::Triplet> t;
+  const std::int64_t n = 700;
+  for (std::int64_t j = 0; j < n; ++j) t.emplace_back(350, j, 1.0 + (j % 7));
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t e = 0; e <= i % 3; ++e)
+      t.emplace_back(i, (i * 13 + e * 5) % n, 0.5 - e);
+  }
+  const auto a0 = libra::ref::from_triplets(n, n, t);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a0);
+  std::vector<double> hx(n);
+  for (std::int64_t j = 0; j < n; ++j) hx[j] = 0.25 * static_cast<double>(j % 9) - 1;
+  Kokkos::View<double*, Device> x("x", n), y("y", n);
+  Kokkos::deep_copy(
+      x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+             hx.data(), n));
+  Kokkos::deep_copy(y, 1.0);
+  SpmvOptions o;
+  o.tuning.csr_tiles = 1;
+  o.tuning.tile_threads = 4;
+  o.tuning.segment_items = 16;  // tiles of 64 path items: eleven inside the hub
+  o.tuning.tile_sum_average = 4;
+  SpmvStats st;
+  libra::spmv(Exec(), 2.0, A, x, -1.0, y, o, &st);
+  EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+  EXPECT_TRUE(st.tile_sums);
+  if constexpr (!libra::LaunchTraits<Exec>::is_gpu) {
+    EXPECT_GT(st.summed_tiles, 0u);
+    EXPECT_LE(st.summed_tiles + 10, st.segments);  // the hub's tiles walked
+  }
+  const auto want = libra::ref::spmv(a0, hx);
+  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  for (std::int64_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(hy(i), 2.0 * want[i] - 1.0, 1e-11) << "row " << i;
   }
 }
 

@@ -10,6 +10,9 @@
 // with batches of 8 loads 0.589 / 0.504 / 0.457-0.459 / 0.461-0.463, of 4 0.591 /
 // 0.501 / 0.457 / 0.453, of 16 0.677 / 0.553 / 0.490 / 0.518; cuSPARSE 0.73 /
 // 0.59 / 0.51 / 0.46. R-MAT 20-22 (the walk) within 1% across builds.
+// Without a plan the merge-path tiles' kernel (csr_tiles.hpp) sums the rows of
+// each tile whose rows are short the same way (spmv_tile_sum_rows), the rows its
+// boundaries cut included.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +21,55 @@
 
 namespace libra::impl {
 
+// The tile of the merge path from (i0, j0) to (i1, j1) summed a row a thread:
+// each thread issues `load_batch` column and value loads, then their x loads,
+// before it stores any product into `prod` (team scratch); after the barrier
+// each row's share is one thread's sum from scratch. A plan's tiles hold whole
+// rows; a tile of plan-less boundaries may begin inside row i0 (begun in an
+// earlier tile, which applied beta: the share is added) and end inside row i1
+// (the next tile completes it: added too), as the merge walk treats them.
+template <class Exec, int load_batch = 4, class Member, class Args, class Ends,
+          class Prods>
+KOKKOS_INLINE_FUNCTION void spmv_tile_sum_rows(const Member& team, const Args& a,
+                                               std::int64_t i0, std::int64_t j0,
+                                               std::int64_t i1, std::int64_t j1,
+                                               const Ends& ends, const Prods& prod) {
+  using S = typename Args::S;
+  const int T = team.team_size();
+  const int th = team.team_rank();
+  const std::int64_t nr = i1 - i0, nz = j1 - j0;
+  for (std::int64_t q0 = th; q0 < nz; q0 += load_batch * T) {
+    typename Args::column_type c[load_batch];
+    S v[load_batch];
+    for (int b = 0; b < load_batch; ++b) {
+      const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
+      c[b] = q < nz ? a.column(j0 + q) : 0;
+      v[b] = q < nz ? a.value(j0 + q) : S(0);
+    }
+    for (int b = 0; b < load_batch; ++b) {
+      const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
+      if (q < nz) prod(q) = v[b] * a.X(c[b]);
+    }
+  }
+  for (std::int64_t r = th; r < nr; r += T) {
+    ends(r) = static_cast<std::int32_t>(a.offset(i0 + r + 1) - j0);
+  }
+  team.team_barrier();
+  // Local row nr is row i1's share, when the tile holds some of it.
+  for (std::int64_t r = th; r <= nr; r += T) {
+    const std::int64_t begin = r == 0 ? 0 : ends(r - 1);
+    const std::int64_t end = r < nr ? ends(r) : nz;
+    if (r == nr && (end <= begin || i1 >= a.rows)) break;
+    S sum = S(0);
+    for (std::int64_t q = begin; q < end; ++q) sum += prod(q);
+    if (r == nr || (r == 0 && a.offset(i0) < j0)) {
+      spmv_add<Exec>(a.Y(a.y_base + i0 + r), a.alpha * sum);
+    } else {
+      spmv_write(a.Y(a.y_base + i0 + r), a.row_beta(i0 + r), a.alpha, sum);
+    }
+  }
+}
+
 template <class Exec, class Args>
 struct SpmvCsrTileRowSums {
   using S = typename Args::S;
@@ -25,9 +77,6 @@ struct SpmvCsrTileRowSums {
   using scratch = typename Exec::scratch_memory_space;
   using Ends = Kokkos::View<std::int32_t*, scratch, Kokkos::MemoryUnmanaged>;
   using Sums = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
-
-  // Nonzeros a thread loads before it uses any.
-  static constexpr int load_batch = 4;
 
   Args a;
   std::int64_t tile;  // path items (rows + nonzeros) a tile holds at most
@@ -40,34 +89,9 @@ struct SpmvCsrTileRowSums {
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
     const std::int64_t t = team.league_rank();
-    const int T = team.team_size();
-    const int th = team.team_rank();
-    const std::int64_t i0 = coords(t, 0), j0 = coords(t, 1);
-    const std::int64_t nr = coords(t + 1, 0) - i0, nz = coords(t + 1, 1) - j0;
-    Ends ends(team.team_scratch(0), tile);
-    Sums prod(team.team_scratch(0), tile);
-    for (std::int64_t q0 = th; q0 < nz; q0 += load_batch * T) {
-      typename Args::column_type c[load_batch];
-      S v[load_batch];
-      for (int b = 0; b < load_batch; ++b) {
-        const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
-        c[b] = q < nz ? a.column(j0 + q) : 0;
-        v[b] = q < nz ? a.value(j0 + q) : S(0);
-      }
-      for (int b = 0; b < load_batch; ++b) {
-        const std::int64_t q = q0 + static_cast<std::int64_t>(b) * T;
-        if (q < nz) prod(q) = v[b] * a.X(c[b]);
-      }
-    }
-    for (std::int64_t r = th; r < nr; r += T) {
-      ends(r) = static_cast<std::int32_t>(a.offset(i0 + r + 1) - j0);
-    }
-    team.team_barrier();
-    for (std::int64_t r = th; r < nr; r += T) {
-      S sum = S(0);
-      for (std::int64_t q = r == 0 ? 0 : ends(r - 1); q < ends(r); ++q) sum += prod(q);
-      spmv_write(a.Y(a.y_base + i0 + r), a.row_beta(i0 + r), a.alpha, sum);
-    }
+    spmv_tile_sum_rows<Exec>(team, a, coords(t, 0), coords(t, 1), coords(t + 1, 0),
+                             coords(t + 1, 1), Ends(team.team_scratch(0), tile),
+                             Sums(team.team_scratch(0), tile));
   }
 };
 

@@ -99,11 +99,28 @@ struct TilePlan {
 // waiting on one thread (measured on uniform rows only, where 127 still won).
 inline constexpr std::int64_t tile_row_sums_longest = 128;
 
+// Plan-less tiles whose rows, the row a tile ends inside counted, average at
+// most this many nonzeros sum them a thread each (SpmvOptions::Tuning::
+// tile_sum_average 0 on GPUs): as a plan's row sums, without the host's
+// longest-row reduction and wait that a plan pays once. A tile inside one long
+// row (R-MAT's) keeps the walk, where every thread takes its share.
+inline constexpr std::int64_t tile_sum_average_gpu = 32;
+
 // What spmv_csr_tiles ran: whether it took a plan's coordinates, the rows
-// kernel, the row sums.
+// kernel, the row sums; without a plan, whether the tiles chose between row
+// sums and the walk (sum_average > 0), and on host spaces how many summed.
 struct TileRun {
   bool planned = false, rows_kernel = false, row_sums = false;
+  std::int64_t sum_average = 0;
+  std::uint64_t summed_tiles = 0;
 };
+
+// tile_sum_average as the tiles apply it: <= 0 none.
+template <class Exec>
+std::int64_t spmv_tile_sum_average(std::int64_t forced) {
+  if (forced != 0) return forced;
+  return LaunchTraits<Exec>::is_gpu ? tile_sum_average_gpu : 0;
+}
 
 // Row ends of the tile relative to its first nonzero, read the way
 // merge_path_search reads a row map: ends(k) is where local row k - 1 ends.
@@ -129,6 +146,10 @@ struct SpmvCsrTiles {
   Args a;
   std::int64_t items;                                                   // per thread
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
+  // Tiles whose rows average at most this many nonzeros sum them (<= 0: none);
+  // on host spaces those tiles are counted into *summed (host memory).
+  std::int64_t sum_average = 0;
+  std::uint64_t* summed = nullptr;
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
     const std::size_t tile = static_cast<std::size_t>(threads) * items;
@@ -153,6 +174,13 @@ struct SpmvCsrTiles {
     Sums part(team.team_scratch(0), T);
     Flags done(team.team_scratch(0), T);
 
+    if (sum_average > 0 && nz <= sum_average * (nr + 1)) {
+      spmv_tile_sum_rows<Exec>(team, a, i0, j0, i1, j1, ends, prod);
+      if constexpr (!LaunchTraits<Exec>::is_gpu) {
+        if (summed && th == 0) Kokkos::atomic_add(summed, std::uint64_t(1));
+      }
+      return;
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
       const std::int64_t p = j0 + q;
       prod(q) = a.product(p);
@@ -415,7 +443,7 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
 // kernel runs instead, where row sums the tiles take them (`run` says which).
 template <class Exec, class Args>
 std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced_items,
-                            int forced_threads,
+                            int forced_threads, std::int64_t forced_sum_average,
                             TileCoords<typename Exec::memory_space>* kept = nullptr,
                             const TilePlan<typename Exec::memory_space>* plan = nullptr,
                             TileRun* run = nullptr) {
@@ -484,9 +512,19 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
         "libra::spmv::tile_coords", tiles + 1, 2);
   }
   k.coords = coords;
+  k.sum_average = spmv_tile_sum_average<Exec>(forced_sum_average);
+  std::uint64_t summed = 0;
+  if constexpr (!LaunchTraits<Exec>::is_gpu) k.summed = &summed;
   spmv_tile_coords(exec, a.row_map, a.rows, a.nnz(), shape.tile(), coords, true, a.Y,
                    a.beta, a.beta_first, a.y_base);
   launch();
+  if (run) {
+    run->sum_average = k.sum_average;
+    if constexpr (!LaunchTraits<Exec>::is_gpu) {
+      exec.fence();  // host spaces: the launch is done; read the count
+      run->summed_tiles = summed;
+    }
+  }
   return tiles;
 }
 
