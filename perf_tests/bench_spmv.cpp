@@ -27,11 +27,9 @@
 // on GPUs (SpmvOptions::Tuning::load_hints -1; default: streaming loads on CUDA);
 // LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr_plan's rows kernel (csr_rows 1), and
 // LIBRA_BENCH_SPMV_LANES its lanes per row (csr_row_lanes);
-// LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr_plan's row sums where its tiles
-// hold whole rows, 2 forbids them (tile_row_sums 1, -1; default: Libra's);
-// LIBRA_BENCH_SPMV_TILE_SUMS=N has libra_csr's plan-less tiles sum their rows
-// where they average at most N nonzeros, LIBRA_BENCH_SPMV_WALK=1 never
-// (tile_sum_average N, -1; default: Libra's);
+// LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr's and libra_csr_plan's row sums
+// where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
+// default: Libra's);
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -150,8 +148,6 @@ SpmvOptions csr_options(bool merge) {
   const long long sums = env_number("LIBRA_BENCH_SPMV_ROW_SUMS");
   if (sums > 2) throw ArgumentError("LIBRA_BENCH_SPMV_ROW_SUMS is 1, 2 or unset");
   o.tuning.tile_row_sums = sums == 1 ? 1 : sums == 2 ? -1 : 0;
-  o.tuning.tile_sum_average = env_number("LIBRA_BENCH_SPMV_TILE_SUMS");
-  if (env_number("LIBRA_BENCH_SPMV_WALK") > 0) o.tuning.tile_sum_average = -1;
   if (merge) {
     o.tuning.csr_tiles = -1;
   } else {
@@ -232,7 +228,7 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
       const SpmvOptions o = csr_options(a == Algorithm::csr_merge);
       SpmvStats st;
       spmv(Exec(), 1.0, p.A, x, 0.0, y, o, &st);
-      path = std::string(to_string(st.path)) + (st.tile_sums ? "_tile_sums" : "");
+      path = std::string(to_string(st.path)) + (st.row_sums ? "_row_sums" : "");
       return [A = p.A, x, y, o] {
         spmv(Exec(), 1.0, A, x, 0.0, y, o);
       };

@@ -84,9 +84,6 @@ SpmvOptions segments(std::int64_t items) {
   return o;
 }
 
-// A tile_sum_average beyond any test tile's path: every plan-less tile sums.
-constexpr std::int64_t every_tile_sums = std::int64_t(1) << 40;
-
 // Host spaces with more than one thread can run CSC's private blocks.
 constexpr bool private_blocks =
     !libra::LaunchTraits<Exec>::is_gpu && !libra::impl::spmv_single_thread<Exec>;
@@ -163,22 +160,25 @@ void expect_planned(const SpmvStats& st, const Plan& plan, const SpmvOptions& o)
   }
 }
 
-// Plan-less tiles chose between row sums and the walk exactly where
-// tile_sum_average (Libra's: 32 on GPUs) allows; on host spaces, where they are
-// counted, every tile summed when the average is beyond any tile's length.
-void expect_tile_sums(const SpmvStats& st, Format f, const SpmvOptions& o) {
-  const bool planless =
-      (f == Format::csr || f == Format::pcsr) && st.path == SpmvPath::csr_tiles;
-  const std::int64_t average =
-      libra::impl::spmv_tile_sum_average<Exec>(o.tuning.tile_sum_average);
-  EXPECT_EQ(st.tile_sums, planless && average > 0);
-  if (!st.tile_sums || libra::LaunchTraits<Exec>::is_gpu) {
-    EXPECT_EQ(st.summed_tiles, 0u);
-  } else if (average >= every_tile_sums) {
-    EXPECT_EQ(st.summed_tiles, st.segments);
-  } else {
-    EXPECT_LE(st.summed_tiles, st.segments);
+// Without a plan, the tiles summed rows exactly where a plan made with the same
+// tuning (the rows kernel forbidden) sums them, wherever sums are forced or
+// (Libra choosing, GPUs) the path is long enough to wait for the longest row;
+// never elsewhere.
+template <class M>
+void expect_planless_sums(const SpmvStats& st, const M& A, const SpmvOptions& o) {
+  const int sums = o.tuning.tile_row_sums;
+  const bool considered =
+      st.path == SpmvPath::csr_tiles &&
+      (sums > 0 || (sums == 0 && libra::LaunchTraits<Exec>::is_gpu &&
+                    static_cast<std::int64_t>(A.row_map.extent(0)) - 1 + A.nnz() >=
+                        libra::impl::planless_row_sums_min_path));
+  if (!considered) {
+    EXPECT_FALSE(st.row_sums);
+    return;
   }
+  SpmvOptions p = o;
+  p.tuning.csr_rows = -1;
+  EXPECT_EQ(st.row_sums, libra::spmv_plan(Exec(), A, p).tiles.row_sums);
 }
 
 // Applies parts in order to one y and checks every part's path (pcsr_planned:
@@ -196,8 +196,7 @@ void run_parts(const Parts& parts, double alpha, const X& x, double beta, const 
         expect_planned(st, plan, o);
       } else {
         libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
-        EXPECT_FALSE(st.row_sums);
-        if (p.lines() > 0 && alpha != 0 && p.nnz() > 0) expect_tile_sums(st, f, o);
+        expect_planless_sums(st, p, o);
       }
     } else {
       libra::spmv(Exec(), alpha, p, x, beta, y, o, &st);
@@ -229,6 +228,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
         switch (f) {
           case Format::csr:
             libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
+            expect_planless_sums(st, A, o);
             break;
           case Format::csr_planned: {
             const auto plan = libra::spmv_plan(Exec(), A, o);
@@ -277,8 +277,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
           EXPECT_EQ(st.path, SpmvPath::scale_only);
         } else {
           expect_path(st.path, f, tail, Rank1, o);
-          if (f != Format::csr_planned) EXPECT_FALSE(st.row_sums);
-          expect_tile_sums(st, f, o);
+          if (f != Format::csr_planned && f != Format::csr) EXPECT_FALSE(st.row_sums);
           // A read by streaming loads in the tiles and rows kernels on CUDA,
           // unless forbidden.
           const bool csr_kernel =
@@ -340,25 +339,6 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       }
     }
   }
-  // Plan-less tiles summing their rows a thread each (the rows cut at a tile's
-  // ends added atomically): every tile, those of rows averaging at most 2
-  // nonzeros (a mix), none; in tiles of one thread, of a few with rows across
-  // several tiles, and of the space's default shape.
-  for (const std::int64_t average :
-       {every_tile_sums, std::int64_t(2), std::int64_t(-1)}) {
-    for (const auto& [threads, items] :
-         std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 5}, {4, 16}, {0, 0}}) {
-      SpmvOptions p = o;
-      p.tuning.csr_tiles = 1;
-      p.tuning.tile_threads = threads;
-      p.tuning.segment_items = items;
-      p.tuning.tile_sum_average = average;
-      for (Format f : {Format::csr, Format::pcsr}) {
-        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
-        check_format<S, Right, true>(a, f, 1, alpha, beta, p);
-      }
-    }
-  }
   // Streaming loads of A (spmv/impl/loads.hpp) forced and forbidden in the
   // tiles and the rows kernel: on CUDA two instantiations, one result.
   for (int hints : {1, -1}) {
@@ -385,6 +365,22 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
     for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+    }
+  }
+  // Without a plan: row sums forced and forbidden, in tiles of one thread and
+  // of a few, long enough for whole rows of these matrices and not.
+  for (int sums : {1, -1}) {
+    for (const auto& [threads, items] :
+         std::vector<std::pair<int, std::int64_t>>{{1, 64}, {3, 5}, {4, 16}, {2, 40}}) {
+      SpmvOptions p = o;
+      p.tuning.csr_tiles = 1;
+      p.tuning.tile_threads = threads;
+      p.tuning.segment_items = items;
+      p.tuning.tile_row_sums = sums;
+      for (Format f : {Format::csr, Format::pcsr}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+        check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+      }
     }
   }
   // The rows kernel with its lanes per row forced (GPUs; host spaces run one
@@ -453,44 +449,59 @@ TEST(Spmv, PowerLawHub) {
   }
 }
 
-// Plan-less tiles choose by their rows' average: over a hub row of 700
-// nonzeros among rows of one to three, the tiles inside the hub walk and the
-// others sum (counted on host spaces), and y equals the oracle's.
-TEST(Spmv, PlanlessTilesSumShortRows) {
+// Without a plan, a band's rows summed a thread each on boundaries found at row
+// starts (forced: these paths are short of Libra's own threshold), with beta
+// on every row and a pCSR whose first row an earlier part began; the hub row
+// of 700 nonzeros does not fit half a tile and walks.
+TEST(Spmv, PlanlessRowSums) {
   std::vector<libra::ref::Triplet> t;
-  const std::int64_t n = 700;
-  for (std::int64_t j = 0; j < n; ++j) t.emplace_back(350, j, 1.0 + (j % 7));
+  const std::int64_t n = 500;
   for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t e = 0; e <= i % 3; ++e)
-      t.emplace_back(i, (i * 13 + e * 5) % n, 0.5 - e);
+    for (std::int64_t d = -2; d <= 2; ++d) {
+      if (i + d >= 0 && i + d < n)
+        t.emplace_back(i, i + d, 1.0 + 0.25 * d - 0.01 * (i % 7));
+    }
   }
-  const auto a0 = libra::ref::from_triplets(n, n, t);
-  const auto A = libra::test::from_ref<double, int, int, Device>(a0);
-  std::vector<double> hx(n);
-  for (std::int64_t j = 0; j < n; ++j) hx[j] = 0.25 * static_cast<double>(j % 9) - 1;
-  Kokkos::View<double*, Device> x("x", n), y("y", n);
-  Kokkos::deep_copy(
-      x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-             hx.data(), n));
-  Kokkos::deep_copy(y, 1.0);
+  const auto band = libra::ref::from_triplets(n, n, t);
   SpmvOptions o;
   o.tuning.csr_tiles = 1;
-  o.tuning.tile_threads = 4;
-  o.tuning.segment_items = 16;  // tiles of 64 path items: eleven inside the hub
-  o.tuning.tile_sum_average = 4;
+  o.tuning.tile_threads = 1;
+  o.tuning.segment_items = 64;  // tiles of 64 path items: many, each of whole rows
+  o.tuning.tile_row_sums = 1;
+  for (const auto& [alpha, beta] :
+       std::vector<std::pair<double, double>>{{1, 0}, {2, -1}, {-0.5, 0.25}}) {
+    const auto A = libra::test::from_ref<double, int, int, Device>(band);
+    std::vector<double> hx(n), hy(n);
+    for (std::int64_t j = 0; j < n; ++j) hx[j] = 0.25 * static_cast<double>(j % 9) - 1;
+    for (std::int64_t i = 0; i < n; ++i) hy[i] = 0.5 - static_cast<double>(i % 3);
+    using HostView = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    Kokkos::View<double*, Device> x("x", n), y("y", n);
+    Kokkos::deep_copy(x, HostView(hx.data(), n));
+    Kokkos::deep_copy(y, HostView(hy.data(), n));
+    SpmvStats st;
+    libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
+    EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+    EXPECT_TRUE(st.row_sums);
+    EXPECT_FALSE(st.planned);
+    EXPECT_GT(st.segments, 10u);
+    const auto want = libra::ref::spmv(band, hx);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (std::int64_t i = 0; i < n; ++i) {
+      EXPECT_NEAR(got(i), alpha * want[i] + beta * hy[i], 1e-12) << "row " << i;
+    }
+  }
+  check_format<double, Left, true>(band, Format::csr, 1, 2, -1, o);
+  check_format<double, Left, true>(band, Format::pcsr, 1, 2, -1, o, 7);
+  std::vector<libra::ref::Triplet> h = t;
+  for (std::int64_t j = 0; j < n; ++j) h.emplace_back(250, j, 0.5);
+  const auto hub = libra::ref::from_triplets(n, n, h);
+  check_format<double, Left, true>(hub, Format::csr, 1, 1, 1, o);
+  const auto H = libra::test::from_ref<double, int, int, Device>(hub);
+  Kokkos::View<double*, Device> x("x", n), y("y", n);
   SpmvStats st;
-  libra::spmv(Exec(), 2.0, A, x, -1.0, y, o, &st);
+  libra::spmv(Exec(), 1.0, H, x, 0.0, y, o, &st);
   EXPECT_EQ(st.path, SpmvPath::csr_tiles);
-  EXPECT_TRUE(st.tile_sums);
-  if constexpr (!libra::LaunchTraits<Exec>::is_gpu) {
-    EXPECT_GT(st.summed_tiles, 0u);
-    EXPECT_LE(st.summed_tiles + 10, st.segments);  // the hub's tiles walked
-  }
-  const auto want = libra::ref::spmv(a0, hx);
-  const auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-  for (std::int64_t i = 0; i < n; ++i) {
-    EXPECT_NEAR(hy(i), 2.0 * want[i] - 1.0, 1e-11) << "row " << i;
-  }
+  EXPECT_FALSE(st.row_sums);
 }
 
 TEST(Spmv, EmptyRowsColumnsAndMatrices) {

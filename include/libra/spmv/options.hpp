@@ -60,18 +60,14 @@ struct SpmvOptions {
     // arrays by streaming loads on CUDA (evict first, so that x stays in L2;
     // spmv/impl/loads.hpp), -1 by plain loads. Host spaces always read plainly.
     int load_hints = 0;
-    // CSR plans whose tiles hold whole rows (every row fits half a tile): 1 has
-    // the tiles sum each row by one thread (SpmvStats::row_sums), -1 walk the
-    // merge path, 0 sums on GPUs where no row has more than 128 nonzeros
-    // (impl/csr_tiles.hpp says what was measured).
+    // CSR's tiles where every row fits half a tile: 1 has the tiles sum each
+    // row by one thread on boundaries at row starts (SpmvStats::row_sums), -1
+    // walk the merge path, 0 sums on GPUs where no row has more than 128
+    // nonzeros (impl/csr_tiles.hpp says what was measured). With a plan its
+    // boundaries are found once; without one a call finds its longest row and
+    // its boundaries, which Libra chooses on paths (rows + nonzeros) of at
+    // least 2^21 only: the call waits for the longest row's value.
     int tile_row_sums = 0;
-    // CSR's tiles without a plan (boundaries that may cut rows): a tile whose
-    // rows, the row it ends inside counted, average at most this many nonzeros
-    // sums each row by one thread, the rows cut at its ends added atomically
-    // (SpmvStats::tile_sums); the others walk the merge path. 0 lets Libra
-    // choose (32 on GPUs, none on host spaces), negative: none. Tests force a
-    // large value (every tile) and mixes.
-    std::int64_t tile_sum_average = 0;
   } tuning;
 };
 
@@ -82,12 +78,8 @@ struct SpmvStats {
   bool plain_adds = false;     // csc_scatter added without atomics
   bool planned = false;        // csr_tiles read their coordinates from a plan (plan.hpp)
   bool streamed = false;       // csr_tiles / csr_rows read A by streaming loads (CUDA)
-  bool row_sums = false;       // csr_tiles summed each (whole) row by one thread
-  // Plan-less csr_tiles: whether tiles of short rows summed them by a thread
-  // each (Tuning::tile_sum_average), and how many tiles did (host spaces only:
-  // a GPU would pay an atomic a tile to count them; 0 there).
-  bool tile_sums = false;
-  std::uint64_t summed_tiles = 0;
+  bool row_sums = false;       // csr_tiles summed each (whole) row by one thread (with
+                               // a plan, or on row starts found for the call)
 };
 
 }  // namespace libra

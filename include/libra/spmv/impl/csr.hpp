@@ -23,7 +23,7 @@ struct CsrKept {
 // segments or tiles. `kept`: temporaries kept by the caller between calls;
 // `plan`: the tiles' plan (libra::spmv_plan); `stats`' planned, streamed and
 // row_sums say whether it was taken, A read by streaming loads, rows summed by a
-// thread each; tile_sums and summed_tiles what plan-less tiles chose.
+// thread each (with the plan, or on row starts found for the call).
 template <class Exec, class RowMap, class Index, class Values, class XView, class YView>
 std::int64_t spmv_csr(
     const Exec& exec, const RowMap& row_map, const Index& col_idx, const Values& values,
@@ -35,10 +35,7 @@ std::int64_t spmv_csr(
         nullptr,
     const TilePlan<typename Exec::memory_space>* plan = nullptr,
     SpmvStats* stats = nullptr) {
-  if (stats) {
-    stats->planned = stats->streamed = stats->row_sums = stats->tile_sums = false;
-    stats->summed_tiles = 0;
-  }
+  if (stats) stats->planned = stats->streamed = stats->row_sums = false;
   const auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta,
                                beta_first, y_base);
   if constexpr (YView::rank == 1) {
@@ -46,14 +43,12 @@ std::int64_t spmv_csr(
       const auto tiles_with = [&](const auto& args) {
         TileRun run;
         const auto tiles = spmv_csr_tiles(exec, args, tuning.segment_items,
-                                          tuning.tile_threads, tuning.tile_sum_average,
+                                          tuning.tile_threads, tuning.tile_row_sums,
                                           kept ? &kept->coords : nullptr, plan, &run);
         path = run.rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
         if (stats) {
           stats->planned = run.planned;
           stats->row_sums = run.row_sums;
-          stats->tile_sums = run.sum_average > 0;
-          stats->summed_tiles = run.summed_tiles;
         }
         return tiles;
       };

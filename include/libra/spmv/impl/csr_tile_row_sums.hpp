@@ -10,9 +10,8 @@
 // with batches of 8 loads 0.589 / 0.504 / 0.457-0.459 / 0.461-0.463, of 4 0.591 /
 // 0.501 / 0.457 / 0.453, of 16 0.677 / 0.553 / 0.490 / 0.518; cuSPARSE 0.73 /
 // 0.59 / 0.51 / 0.46. R-MAT 20-22 (the walk) within 1% across builds.
-// Without a plan the merge-path tiles' kernel (csr_tiles.hpp) sums the rows of
-// each tile whose rows are short the same way (spmv_tile_sum_rows), the rows its
-// boundaries cut included.
+// Plan-less calls on long paths run it too, on boundaries found at row starts
+// per call (csr_tiles.hpp, spmv_csr_tiles).
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -21,24 +20,16 @@
 
 namespace libra::impl {
 
-// The tile of the merge path from (i0, j0) to (i1, j1) summed a row a thread:
-// each thread issues `load_batch` column and value loads, then their x loads,
-// before it stores any product into `prod` (team scratch); after the barrier
-// each row's share is one thread's sum from scratch. A plan's tiles hold whole
-// rows; a tile of plan-less boundaries may begin inside row i0 (begun in an
-// earlier tile, which applied beta: the share is added) and end inside row i1
-// (the next tile completes it: added too), as the merge walk treats them.
-template <class Exec, int load_batch = 4, class Member, class Args, class Ends,
-          class Prods>
-KOKKOS_INLINE_FUNCTION void spmv_tile_sum_rows(const Member& team, const Args& a,
-                                               std::int64_t i0, std::int64_t j0,
-                                               std::int64_t i1, std::int64_t j1,
-                                               const Ends& ends, const Prods& prod) {
+// Each thread issues `load_batch` column and value loads of nonzeros
+// [j0, j0 + nz), then their x loads, before it stores any product into `prod`
+// (team scratch): a team has that many loads in flight a thread, not one.
+template <int load_batch, class Member, class Args, class Prods>
+KOKKOS_INLINE_FUNCTION void spmv_tile_stage_products(const Member& team, const Args& a,
+                                                     std::int64_t j0, std::int64_t nz,
+                                                     const Prods& prod) {
   using S = typename Args::S;
   const int T = team.team_size();
-  const int th = team.team_rank();
-  const std::int64_t nr = i1 - i0, nz = j1 - j0;
-  for (std::int64_t q0 = th; q0 < nz; q0 += load_batch * T) {
+  for (std::int64_t q0 = team.team_rank(); q0 < nz; q0 += load_batch * T) {
     typename Args::column_type c[load_batch];
     S v[load_batch];
     for (int b = 0; b < load_batch; ++b) {
@@ -51,22 +42,31 @@ KOKKOS_INLINE_FUNCTION void spmv_tile_sum_rows(const Member& team, const Args& a
       if (q < nz) prod(q) = v[b] * a.X(c[b]);
     }
   }
+}
+
+// The tile of whole rows [i0, i1) from nonzero j0 to j1 (a plan's), a row a
+// thread: its products staged, then after the barrier each row one thread's sum
+// from scratch. `ends` holds at least i1 - i0 entries.
+template <class Exec, int load_batch = 4, class Member, class Args, class Ends,
+          class Prods>
+KOKKOS_INLINE_FUNCTION void spmv_tile_sum_whole_rows(const Member& team, const Args& a,
+                                                     std::int64_t i0, std::int64_t j0,
+                                                     std::int64_t i1, std::int64_t j1,
+                                                     const Ends& ends,
+                                                     const Prods& prod) {
+  using S = typename Args::S;
+  const int T = team.team_size();
+  const int th = team.team_rank();
+  const std::int64_t nr = i1 - i0, nz = j1 - j0;
+  spmv_tile_stage_products<load_batch>(team, a, j0, nz, prod);
   for (std::int64_t r = th; r < nr; r += T) {
     ends(r) = static_cast<std::int32_t>(a.offset(i0 + r + 1) - j0);
   }
   team.team_barrier();
-  // Local row nr is row i1's share, when the tile holds some of it.
-  for (std::int64_t r = th; r <= nr; r += T) {
-    const std::int64_t begin = r == 0 ? 0 : ends(r - 1);
-    const std::int64_t end = r < nr ? ends(r) : nz;
-    if (r == nr && (end <= begin || i1 >= a.rows)) break;
+  for (std::int64_t r = th; r < nr; r += T) {
     S sum = S(0);
-    for (std::int64_t q = begin; q < end; ++q) sum += prod(q);
-    if (r == nr || (r == 0 && a.offset(i0) < j0)) {
-      spmv_add<Exec>(a.Y(a.y_base + i0 + r), a.alpha * sum);
-    } else {
-      spmv_write(a.Y(a.y_base + i0 + r), a.row_beta(i0 + r), a.alpha, sum);
-    }
+    for (std::int64_t q = r == 0 ? 0 : ends(r - 1); q < ends(r); ++q) sum += prod(q);
+    spmv_write(a.Y(a.y_base + i0 + r), a.row_beta(i0 + r), a.alpha, sum);
   }
 }
 
@@ -89,9 +89,9 @@ struct SpmvCsrTileRowSums {
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
     const std::int64_t t = team.league_rank();
-    spmv_tile_sum_rows<Exec>(team, a, coords(t, 0), coords(t, 1), coords(t + 1, 0),
-                             coords(t + 1, 1), Ends(team.team_scratch(0), tile),
-                             Sums(team.team_scratch(0), tile));
+    spmv_tile_sum_whole_rows<Exec>(team, a, coords(t, 0), coords(t, 1), coords(t + 1, 0),
+                                   coords(t + 1, 1), Ends(team.team_scratch(0), tile),
+                                   Sums(team.team_scratch(0), tile));
   }
 };
 

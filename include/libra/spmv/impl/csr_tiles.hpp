@@ -99,28 +99,19 @@ struct TilePlan {
 // waiting on one thread (measured on uniform rows only, where 127 still won).
 inline constexpr std::int64_t tile_row_sums_longest = 128;
 
-// Plan-less tiles whose rows, the row a tile ends inside counted, average at
-// most this many nonzeros sum them a thread each (SpmvOptions::Tuning::
-// tile_sum_average 0 on GPUs): as a plan's row sums, without the host's
-// longest-row reduction and wait that a plan pays once. A tile inside one long
-// row (R-MAT's) keeps the walk, where every thread takes its share.
-inline constexpr std::int64_t tile_sum_average_gpu = 32;
+// Without a plan, a call on a GPU whose path (rows + nonzeros) is at least this
+// long finds its longest row first (a reduction, and a wait for its value),
+// and where row sums suit the rows (every row at most tile_row_sums_longest)
+// puts its boundaries at row starts and sums the rows as a plan's tiles do:
+// the wait costs about what a launch does, against a tenth or more of the time
+// on bands. Shorter paths walk the merge path without waiting.
+inline constexpr std::int64_t planless_row_sums_min_path = std::int64_t(1) << 21;
 
 // What spmv_csr_tiles ran: whether it took a plan's coordinates, the rows
-// kernel, the row sums; without a plan, whether the tiles chose between row
-// sums and the walk (sum_average > 0), and on host spaces how many summed.
+// kernel, the row sums (with a plan, or on row starts found for the call).
 struct TileRun {
   bool planned = false, rows_kernel = false, row_sums = false;
-  std::int64_t sum_average = 0;
-  std::uint64_t summed_tiles = 0;
 };
-
-// tile_sum_average as the tiles apply it: <= 0 none.
-template <class Exec>
-std::int64_t spmv_tile_sum_average(std::int64_t forced) {
-  if (forced != 0) return forced;
-  return LaunchTraits<Exec>::is_gpu ? tile_sum_average_gpu : 0;
-}
 
 // Row ends of the tile relative to its first nonzero, read the way
 // merge_path_search reads a row map: ends(k) is where local row k - 1 ends.
@@ -146,10 +137,6 @@ struct SpmvCsrTiles {
   Args a;
   std::int64_t items;                                                   // per thread
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem> coords;  // tiles+1 x 2
-  // Tiles whose rows average at most this many nonzeros sum them (<= 0: none);
-  // on host spaces those tiles are counted into *summed (host memory).
-  std::int64_t sum_average = 0;
-  std::uint64_t* summed = nullptr;
 
   static std::size_t scratch_bytes(int threads, std::int64_t items) {
     const std::size_t tile = static_cast<std::size_t>(threads) * items;
@@ -174,13 +161,6 @@ struct SpmvCsrTiles {
     Sums part(team.team_scratch(0), T);
     Flags done(team.team_scratch(0), T);
 
-    if (sum_average > 0 && nz <= sum_average * (nr + 1)) {
-      spmv_tile_sum_rows<Exec>(team, a, i0, j0, i1, j1, ends, prod);
-      if constexpr (!LaunchTraits<Exec>::is_gpu) {
-        if (summed && th == 0) Kokkos::atomic_add(summed, std::uint64_t(1));
-      }
-      return;
-    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nz), [&](const std::int64_t q) {
       const std::int64_t p = j0 + q;
       prod(q) = a.product(p);
@@ -348,6 +328,50 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
       });
 }
 
+// The most nonzeros a row of the `rows` rows of row_map has (a reduction whose
+// value the host waits for).
+template <class Exec, class RowMap>
+std::int64_t spmv_longest_row(const Exec& exec, const RowMap& row_map,
+                              std::int64_t rows) {
+  std::int64_t longest = 0;
+  Kokkos::parallel_reduce(
+      "libra::spmv::csr::longest_row", Kokkos::RangePolicy<Exec>(exec, 0, rows),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) -
+                               static_cast<std::int64_t>(row_map(i));
+        m = n > m ? n : m;
+      },
+      Kokkos::Max<std::int64_t>(longest));
+  return longest;
+}
+
+// Boundaries at row starts: boundary t at the first row beginning at or after
+// diagonal t * cut of the path (`total` long), tiles + 1 of them into coords.
+// With cut at most a tile less the longest row and one, no tile holds more
+// than a tile's path.
+template <class Exec, class RowMap, class Coords>
+void spmv_tile_row_starts(const Exec& exec, const RowMap& row_map, std::int64_t rows,
+                          std::int64_t total, std::int64_t cut, const Coords& coords) {
+  Kokkos::parallel_for(
+      "libra::spmv::csr::row_starts",
+      light_launch(Kokkos::RangePolicy<Exec>(
+          exec, 0, static_cast<std::int64_t>(coords.extent(0)))),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t target = t * cut < total ? t * cut : total;
+        std::int64_t lo = 0, hi = rows;
+        while (lo < hi) {
+          const std::int64_t mid = lo + (hi - lo) / 2;
+          if (mid + static_cast<std::int64_t>(row_map(mid)) < target) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        coords(t, 0) = lo;
+        coords(t, 1) = static_cast<std::int64_t>(row_map(lo));
+      });
+}
+
 // The plan of one CSR's tiles (libra::spmv_plan): their coordinates, and whether
 // the rows kernel takes them (SpmvOptions' tuning: segment_items, tile_threads,
 // csr_rows, csr_rows_max_path, csr_row_lanes, tile_row_sums).
@@ -378,15 +402,7 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
   plan.items = shape.items;
   // Where every row fits half a tile, the boundaries go at row starts, at most
   // `cut` diagonals apart plus one row: no row is cut.
-  std::int64_t longest = 0;
-  Kokkos::parallel_reduce(
-      "libra::spmv::plan_longest_row", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-        const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) -
-                               static_cast<std::int64_t>(row_map(i));
-        m = n > m ? n : m;
-      },
-      Kokkos::Max<std::int64_t>(longest));
+  const std::int64_t longest = spmv_longest_row(exec, row_map, rows);
   plan.whole_rows = longest + 1 <= tile / 2;
   std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
   // The rows kernel: tiles of about one row per group, by path length.
@@ -412,24 +428,7 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spmv::plan_coords"),
       static_cast<std::size_t>(tiles + 1), 2);
   if (plan.whole_rows) {
-    Kokkos::parallel_for(
-        "libra::spmv::csr::plan_row_starts",
-        Kokkos::RangePolicy<Exec>(exec, 0, tiles + 1),
-        KOKKOS_LAMBDA(const std::int64_t t) {
-          // The first row beginning at or after diagonal t * cut.
-          const std::int64_t target = t * cut < total ? t * cut : total;
-          std::int64_t lo = 0, hi = rows;
-          while (lo < hi) {
-            const std::int64_t mid = lo + (hi - lo) / 2;
-            if (mid + static_cast<std::int64_t>(row_map(mid)) < target) {
-              lo = mid + 1;
-            } else {
-              hi = mid;
-            }
-          }
-          coords(t, 0) = lo;
-          coords(t, 1) = static_cast<std::int64_t>(row_map(lo));
-        });
+    spmv_tile_row_starts(exec, row_map, rows, total, cut, coords);
   } else {
     spmv_tile_coords(exec, row_map, rows, nnz, tile, coords, false, Vector(), S(0), S(0),
                      0);
@@ -441,61 +440,78 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
 // Returns the number of tiles. With a `plan` made for the same shape, its
 // coordinates replace the search, and where it planned the rows kernel that
 // kernel runs instead, where row sums the tiles take them (`run` says which).
+// Without one, row sums run on boundaries found at row starts where
+// `forced_sums` (SpmvOptions' tile_row_sums) forces them or, Libra choosing,
+// on GPUs on paths of at least planless_row_sums_min_path, wherever a plan
+// would take them; else the boundaries' search and the walk.
 template <class Exec, class Args>
 std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced_items,
-                            int forced_threads, std::int64_t forced_sum_average,
+                            int forced_threads, int forced_sums,
                             TileCoords<typename Exec::memory_space>* kept = nullptr,
                             const TilePlan<typename Exec::memory_space>* plan = nullptr,
                             TileRun* run = nullptr) {
   using mem = typename Exec::memory_space;
   using Kernel = SpmvCsrTiles<Exec, Args>;
+  using Sums = SpmvCsrTileRowSums<Exec, Args>;
   Kernel k{a, 1, {}};
   const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
   k.items = shape.items;
   const bool use_plan =
       plan && plan->threads == shape.threads && plan->items == shape.items;
-  const std::int64_t tiles = use_plan
-                                 ? static_cast<std::int64_t>(plan->coords.extent(0)) - 1
-                                 : shape.tiles(a.rows + a.nnz());
+  const std::int64_t total = a.rows + a.nnz();
   TileRun ran;
   ran.planned = use_plan;
   ran.rows_kernel = use_plan && plan->lanes > 0;
   ran.row_sums = use_plan && plan->row_sums;  // never with the rows kernel
+  // Row sums without a plan: the longest row decides, as for a plan.
+  std::int64_t cut = 0;
+  if (!use_plan && a.rows > 0 &&
+      (forced_sums > 0 || (forced_sums == 0 && LaunchTraits<Exec>::is_gpu &&
+                           total >= planless_row_sums_min_path))) {
+    const std::int64_t longest = spmv_longest_row(exec, a.row_map, a.rows);
+    if (longest + 1 <= shape.tile() / 2 &&
+        (forced_sums > 0 || longest <= tile_row_sums_longest)) {
+      cut = shape.tile() - longest - 1;
+      ran.row_sums = true;
+    }
+  }
   if (run) *run = ran;
-  const auto launch = [&] {
+  const auto sum_rows = [&](const auto& coords) {
+    const std::int64_t tiles = static_cast<std::int64_t>(coords.extent(0)) - 1;
+    Kokkos::parallel_for(
+        "libra::spmv::csr::tile_row_sums",
+        light_launch(
+            TilePolicy<Exec>(exec, tiles, shape.threads)
+                .set_scratch_size(0, Kokkos::PerTeam(Sums::scratch_bytes(shape.tile())))),
+        Sums{a, shape.tile(), coords});
+    return tiles;
+  };
+  const auto launch = [&](std::int64_t tiles) {
     Kokkos::parallel_for(
         "libra::spmv::csr::tiles",
         light_launch(TilePolicy<Exec>(exec, tiles, shape.threads)
                          .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(
                                                   shape.threads, shape.items)))),
         k);
+    return tiles;
   };
-  if (ran.rows_kernel) {
-    spmv_csr_rows(exec, a, plan->coords, plan->groups, plan->lanes);
-    return tiles;
-  }
-  if (ran.row_sums) {
-    using Sums = SpmvCsrTileRowSums<Exec, Args>;
-    Kokkos::parallel_for(
-        "libra::spmv::csr::tile_row_sums",
-        light_launch(
-            TilePolicy<Exec>(exec, tiles, shape.threads)
-                .set_scratch_size(0, Kokkos::PerTeam(Sums::scratch_bytes(shape.tile())))),
-        Sums{a, shape.tile(), plan->coords});
-    return tiles;
-  }
   if (use_plan) {
+    if (ran.rows_kernel) {
+      spmv_csr_rows(exec, a, plan->coords, plan->groups, plan->lanes);
+      return static_cast<std::int64_t>(plan->coords.extent(0)) - 1;
+    }
+    if (ran.row_sums) return sum_rows(plan->coords);
     k.coords = plan->coords;
     if (!plan->whole_rows) {
       spmv_scale_cut_rows(exec, a.row_map, a.rows, shape.tile(), plan->coords, a.Y,
                           a.beta, a.beta_first, a.y_base);
     }
-    launch();
-    return tiles;
+    return launch(static_cast<std::int64_t>(plan->coords.extent(0)) - 1);
   }
 
   // The coordinates from Libra's block cache: no cudaMalloc per call (its free
   // at the end waits for the kernels, as a cudaFree of a plain view would).
+  const std::int64_t tiles = ran.row_sums ? (total + cut - 1) / cut : shape.tiles(total);
   Workspace<mem> workspace;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, mem> coords;
   if (kept) {
@@ -506,26 +522,20 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
                                                   "libra::spmv::tile_coords_kept"),
                                static_cast<std::size_t>(tiles + 1), 2);
     }
-    coords = kept->view;
+    coords = Kokkos::subview(kept->view, std::make_pair(std::int64_t(0), tiles + 1),
+                             Kokkos::ALL);
   } else {
     coords = Temps<mem>(workspace).template view2<std::int64_t>(
         "libra::spmv::tile_coords", tiles + 1, 2);
   }
+  if (ran.row_sums) {
+    spmv_tile_row_starts(exec, a.row_map, a.rows, total, cut, coords);
+    return sum_rows(coords);
+  }
   k.coords = coords;
-  k.sum_average = spmv_tile_sum_average<Exec>(forced_sum_average);
-  std::uint64_t summed = 0;
-  if constexpr (!LaunchTraits<Exec>::is_gpu) k.summed = &summed;
   spmv_tile_coords(exec, a.row_map, a.rows, a.nnz(), shape.tile(), coords, true, a.Y,
                    a.beta, a.beta_first, a.y_base);
-  launch();
-  if (run) {
-    run->sum_average = k.sum_average;
-    if constexpr (!LaunchTraits<Exec>::is_gpu) {
-      exec.fence();  // host spaces: the launch is done; read the count
-      run->summed_tiles = summed;
-    }
-  }
-  return tiles;
+  return launch(tiles);
 }
 
 }  // namespace libra::impl
