@@ -125,8 +125,9 @@ struct SpmvTimes {
   double merge_seconds = 0;
   double total_seconds = 0;
   SpmvPath path = SpmvPath::none;  // this rank's kernel
-  // pCSR with planned tiles: the tiles summed each (whole) row by one thread
-  // (SpmvStats::row_sums), in the last piece this rank computed.
+  // pCSR: the tiles summed each (whole) row by one thread (SpmvStats::row_sums:
+  // planned, or on row starts found for the call), in the last piece this rank
+  // computed.
   bool row_sums = false;
   // Root, pieces: the rows landed in y itself (beta 0, y's rows contiguous);
   // else in a buffer of every part's rows, merged into y afterwards.

@@ -1055,9 +1055,11 @@ class Spmv {
                                  part_.start, alpha, items);
       times_.path = SpmvPath::coo_runs;
     } else {
+      SpmvStats st;
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),
                             xc, y, alpha, S(0), S(0), 0, options_.local.tuning,
-                            times_.path, &kept_);
+                            times_.path, &kept_, nullptr, &st);
+      times_.row_sums = st.row_sums;
     }
   }
 
