@@ -504,6 +504,24 @@ TEST(Spmv, PlanlessRowSums) {
   EXPECT_FALSE(st.row_sums);
 }
 
+// The longest row, counted by teams of 8,192 rows: exact over three teams'
+// worth, with its row late; above a limit it passes, a value above the limit.
+TEST(Spmv, LongestRow) {
+  const std::int64_t n = 20000;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t len = i == 17000 ? 300 : 1 + i % 5;
+    for (std::int64_t e = 0; e < len; ++e) t.emplace_back(i, (i + 7 * e) % n, 1.0);
+  }
+  const auto A =
+      libra::test::from_ref<double, int, int, Device>(libra::ref::from_triplets(n, n, t));
+  EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, n), 300);
+  EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, n, 300), 300);
+  EXPECT_GT(libra::impl::spmv_longest_row(Exec(), A.row_map, n, 128), 128);
+  EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, 16000), 5);
+  EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, 0), 0);
+}
+
 TEST(Spmv, EmptyRowsColumnsAndMatrices) {
   check_all<double>(libra::ref::random(50, 40, 2, 14, 0.6), 1, 2, segments(4));
   check_all<double>(libra::ref::from_triplets(7, 4, {}), 1, 0);  // no nonzeros

@@ -35,11 +35,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
+#include "libra/core/spaces.hpp"
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/csr_rows.hpp"
 #include "libra/spmv/impl/csr_tile_row_sums.hpp"
@@ -328,21 +330,58 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
       });
 }
 
-// The most nonzeros a row of the `rows` rows of row_map has (a reduction whose
-// value the host waits for).
+// The most nonzeros a row of the `rows` rows of row_map has or, once some row
+// has more than `limit`, any value above `limit` (the teams that start after
+// that one find it read nothing). Each team's maximum goes into one value by an
+// atomic, which the host waits for. Kokkos 3.4's parallel_reduce (Max) took
+// 0.19 ms over 20M rows on an H200 and 0.09 ms over 4M, where reading the
+// offsets takes a tenth of that.
 template <class Exec, class RowMap>
-std::int64_t spmv_longest_row(const Exec& exec, const RowMap& row_map,
-                              std::int64_t rows) {
-  std::int64_t longest = 0;
-  Kokkos::parallel_reduce(
-      "libra::spmv::csr::longest_row", Kokkos::RangePolicy<Exec>(exec, 0, rows),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
-        const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) -
-                               static_cast<std::int64_t>(row_map(i));
-        m = n > m ? n : m;
-      },
-      Kokkos::Max<std::int64_t>(longest));
-  return longest;
+std::int64_t spmv_longest_row(
+    const Exec& exec, const RowMap& row_map, std::int64_t rows,
+    std::int64_t limit = std::numeric_limits<std::int64_t>::max()) {
+  using mem = typename Exec::memory_space;
+  using member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  if (rows <= 0) return 0;
+  Workspace<mem> workspace;
+  const auto most =
+      Temps<mem>(workspace).template view<atomic_u64>("libra::spmv::longest_row", 1);
+  Kokkos::deep_copy(exec, most, atomic_u64(0));
+  constexpr std::int64_t rows_per_team = 8192;
+  const auto stop = static_cast<atomic_u64>(limit);
+  Kokkos::parallel_for(
+      "libra::spmv::csr::longest_row",
+      Kokkos::TeamPolicy<Exec>(exec, (rows + rows_per_team - 1) / rows_per_team,
+                               Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team) {
+        atomic_u64 seen = 0;
+        Kokkos::single(
+            Kokkos::PerTeam(team),
+            [&](atomic_u64& v) { v = Kokkos::atomic_fetch_add(&most(0), atomic_u64(0)); },
+            seen);
+        if (seen > stop) return;
+        const std::int64_t i0 = team.league_rank() * rows_per_team;
+        const std::int64_t i1 = i0 + rows_per_team < rows ? i0 + rows_per_team : rows;
+        std::int64_t local = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, i0, i1),
+            [&](const std::int64_t i, std::int64_t& m) {
+              const std::int64_t n = static_cast<std::int64_t>(row_map(i + 1)) -
+                                     static_cast<std::int64_t>(row_map(i));
+              m = n > m ? n : m;
+            },
+            Kokkos::Max<std::int64_t>(local));
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          Kokkos::atomic_fetch_max(&most(0), static_cast<atomic_u64>(local));
+        });
+      });
+  atomic_u64 longest = 0;
+  Kokkos::deep_copy(
+      exec,
+      Kokkos::View<atomic_u64, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&longest),
+      Kokkos::subview(most, 0));
+  exec.fence();
+  return static_cast<std::int64_t>(longest);
 }
 
 // Boundaries at row starts: boundary t at the first row beginning at or after
@@ -468,7 +507,9 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
   if (!use_plan && a.rows > 0 &&
       (forced_sums > 0 || (forced_sums == 0 && LaunchTraits<Exec>::is_gpu &&
                            total >= planless_row_sums_min_path))) {
-    const std::int64_t longest = spmv_longest_row(exec, a.row_map, a.rows);
+    // Beyond the larger of the two limits nothing sums: the count may stop.
+    const std::int64_t limit = std::max(shape.tile() / 2 - 1, tile_row_sums_longest);
+    const std::int64_t longest = spmv_longest_row(exec, a.row_map, a.rows, limit);
     if (longest + 1 <= shape.tile() / 2 &&
         (forced_sums > 0 || longest <= tile_row_sums_longest)) {
       cut = shape.tile() - longest - 1;
