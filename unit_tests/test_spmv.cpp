@@ -504,8 +504,8 @@ TEST(Spmv, PlanlessRowSums) {
   EXPECT_FALSE(st.row_sums);
 }
 
-// The longest row, counted by teams of 8,192 rows: exact over three teams'
-// worth, with its row late; above a limit it passes, a value above the limit.
+// The longest row, counted by teams of 8,192 rows: over three teams' worth,
+// with the longest row in the last, and over fewer rows.
 TEST(Spmv, LongestRow) {
   const std::int64_t n = 20000;
   std::vector<libra::ref::Triplet> t;
@@ -516,8 +516,6 @@ TEST(Spmv, LongestRow) {
   const auto A =
       libra::test::from_ref<double, int, int, Device>(libra::ref::from_triplets(n, n, t));
   EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, n), 300);
-  EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, n, 300), 300);
-  EXPECT_GT(libra::impl::spmv_longest_row(Exec(), A.row_map, n, 128), 128);
   EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, 16000), 5);
   EXPECT_EQ(libra::impl::spmv_longest_row(Exec(), A.row_map, 0), 0);
 }

@@ -35,13 +35,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
-#include "libra/core/spaces.hpp"
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/csr_rows.hpp"
 #include "libra/spmv/impl/csr_tile_row_sums.hpp"
@@ -330,36 +328,26 @@ void spmv_scale_cut_rows(const Exec& exec, const RowMap& row_map, std::int64_t r
       });
 }
 
-// The most nonzeros a row of the `rows` rows of row_map has or, once some row
-// has more than `limit`, any value above `limit` (the teams that start after
-// that one find it read nothing). Each team's maximum goes into one value by an
-// atomic, which the host waits for. Kokkos 3.4's parallel_reduce (Max) took
-// 0.19 ms over 20M rows on an H200 and 0.09 ms over 4M, where reading the
-// offsets takes a tenth of that.
+// The most nonzeros a row of the `rows` rows of row_map has; the host waits
+// for the value. Teams of 8,192 rows reduce theirs and Kokkos the teams':
+// Kokkos 3.4's parallel_reduce over a range of rows took 0.19 ms over 20M rows
+// on an H200 (0.09 ms over 4M), where reading the offsets takes a tenth of
+// that; teams that added their maximum to one value by an atomic after a fill
+// paid for the fill's launch and a second wait instead.
 template <class Exec, class RowMap>
-std::int64_t spmv_longest_row(
-    const Exec& exec, const RowMap& row_map, std::int64_t rows,
-    std::int64_t limit = std::numeric_limits<std::int64_t>::max()) {
-  using mem = typename Exec::memory_space;
-  using member = typename Kokkos::TeamPolicy<Exec>::member_type;
+std::int64_t spmv_longest_row(const Exec& exec, const RowMap& row_map,
+                              std::int64_t rows) {
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using member = typename Policy::member_type;
   if (rows <= 0) return 0;
-  Workspace<mem> workspace;
-  const auto most =
-      Temps<mem>(workspace).template view<atomic_u64>("libra::spmv::longest_row", 1);
-  Kokkos::deep_copy(exec, most, atomic_u64(0));
   constexpr std::int64_t rows_per_team = 8192;
-  const auto stop = static_cast<atomic_u64>(limit);
-  Kokkos::parallel_for(
-      "libra::spmv::csr::longest_row",
-      Kokkos::TeamPolicy<Exec>(exec, (rows + rows_per_team - 1) / rows_per_team,
-                               Kokkos::AUTO),
-      KOKKOS_LAMBDA(const member& team) {
-        atomic_u64 seen = 0;
-        Kokkos::single(
-            Kokkos::PerTeam(team),
-            [&](atomic_u64& v) { v = Kokkos::atomic_fetch_add(&most(0), atomic_u64(0)); },
-            seen);
-        if (seen > stop) return;
+  const std::int64_t league = (rows + rows_per_team - 1) / rows_per_team;
+  const Policy policy = LaunchTraits<Exec>::is_gpu ? Policy(exec, league, 256)
+                                                   : Policy(exec, league, Kokkos::AUTO);
+  std::int64_t longest = 0;
+  Kokkos::parallel_reduce(
+      "libra::spmv::csr::longest_row", policy,
+      KOKKOS_LAMBDA(const member& team, std::int64_t& most) {
         const std::int64_t i0 = team.league_rank() * rows_per_team;
         const std::int64_t i1 = i0 + rows_per_team < rows ? i0 + rows_per_team : rows;
         std::int64_t local = 0;
@@ -371,17 +359,11 @@ std::int64_t spmv_longest_row(
               m = n > m ? n : m;
             },
             Kokkos::Max<std::int64_t>(local));
-        Kokkos::single(Kokkos::PerTeam(team), [&] {
-          Kokkos::atomic_fetch_max(&most(0), static_cast<atomic_u64>(local));
-        });
-      });
-  atomic_u64 longest = 0;
-  Kokkos::deep_copy(
-      exec,
-      Kokkos::View<atomic_u64, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&longest),
-      Kokkos::subview(most, 0));
-  exec.fence();
-  return static_cast<std::int64_t>(longest);
+        Kokkos::single(Kokkos::PerTeam(team),
+                       [&] { most = local > most ? local : most; });
+      },
+      Kokkos::Max<std::int64_t>(longest));
+  return longest;
 }
 
 // Boundaries at row starts: boundary t at the first row beginning at or after
@@ -507,9 +489,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
   if (!use_plan && a.rows > 0 &&
       (forced_sums > 0 || (forced_sums == 0 && LaunchTraits<Exec>::is_gpu &&
                            total >= planless_row_sums_min_path))) {
-    // Beyond the larger of the two limits nothing sums: the count may stop.
-    const std::int64_t limit = std::max(shape.tile() / 2 - 1, tile_row_sums_longest);
-    const std::int64_t longest = spmv_longest_row(exec, a.row_map, a.rows, limit);
+    const std::int64_t longest = spmv_longest_row(exec, a.row_map, a.rows);
     if (longest + 1 <= shape.tile() / 2 &&
         (forced_sums > 0 || longest <= tile_row_sums_longest)) {
       cut = shape.tile() - longest - 1;
