@@ -66,7 +66,7 @@ struct SpmvOptions {
     // nonzeros (impl/csr_tiles.hpp says what was measured). With a plan its
     // boundaries are found once; without one a call finds its longest row and
     // its boundaries, which Libra chooses on paths (rows + nonzeros) of at
-    // least 2^21 only: the call waits for the longest row's value.
+    // least 2^26 only: the call waits for the longest row's value.
     int tile_row_sums = 0;
   } tuning;
 };

@@ -102,10 +102,15 @@ inline constexpr std::int64_t tile_row_sums_longest = 128;
 // Without a plan, a call on a GPU whose path (rows + nonzeros) is at least this
 // long finds its longest row first (a reduction, and a wait for its value),
 // and where row sums suit the rows (every row at most tile_row_sums_longest)
-// puts its boundaries at row starts and sums the rows as a plan's tiles do:
-// the wait costs about what a launch does, against a tenth or more of the time
-// on bands. Shorter paths walk the merge path without waiting.
-inline constexpr std::int64_t planless_row_sums_min_path = std::int64_t(1) << 21;
+// puts its boundaries at row starts and sums the rows as a plan's tiles do;
+// else it walks. The wait costs 23-33 us a call in a loop of calls (the queue
+// drains; H200, perf_tests/report/h200/spmv_planless.md), 5% or less of a call on paths
+// this long, against 14-27% gained on bands of 126-160M path items (ms, plan-less walk ->
+// row sums, cuSPARSE ALG1 beside: 7 diagonals 0.887 -> 0.700 / 0.730, 27: 0.729 -> 0.550
+// / 0.597, 63: 0.642 -> 0.492 / 0.510, 127: 0.682 -> 0.495 / 0.469; R-MAT 22, which walks
+// after the wait: 0.849 -> 0.872 / 0.886). Shorter paths walk without waiting (R-MAT 21,
+// 34M: 0.402 -> 0.435 waiting).
+inline constexpr std::int64_t planless_row_sums_min_path = std::int64_t(1) << 26;
 
 // What spmv_csr_tiles ran: whether it took a plan's coordinates, the rows
 // kernel, the row sums (with a plan, or on row starts found for the call).
