@@ -352,32 +352,21 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       }
     }
   }
-  // Plans of whole rows (tiles of 64 path items, 4 threads: more rows than
-  // threads where rows are short), their rows summed by a thread each, forced
-  // and forbidden.
-  for (int sums : {1, -1}) {
-    SpmvOptions p = o;
-    p.tuning.csr_tiles = 1;
-    p.tuning.csr_rows = -1;
-    p.tuning.tile_threads = 4;
-    p.tuning.segment_items = 16;
-    p.tuning.tile_row_sums = sums;
-    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
-      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
-      check_format<S, Right, true>(a, f, 1, alpha, beta, p);
-    }
-  }
-  // Without a plan: row sums forced and forbidden, in tiles of one thread and
-  // of a few, long enough for whole rows of these matrices and not.
+  // Row sums forced and forbidden, with plans (the rows kernel forbidden) and
+  // without, in tiles of one thread and of a few (4 threads x 16 items: more
+  // rows than threads where rows are short), long enough for whole rows of
+  // these matrices and not.
   for (int sums : {1, -1}) {
     for (const auto& [threads, items] :
          std::vector<std::pair<int, std::int64_t>>{{1, 64}, {3, 5}, {4, 16}, {2, 40}}) {
       SpmvOptions p = o;
       p.tuning.csr_tiles = 1;
+      p.tuning.csr_rows = -1;
       p.tuning.tile_threads = threads;
       p.tuning.segment_items = items;
       p.tuning.tile_row_sums = sums;
-      for (Format f : {Format::csr, Format::pcsr}) {
+      for (Format f :
+           {Format::csr, Format::pcsr, Format::csr_planned, Format::pcsr_planned}) {
         check_format<S, Left, true>(a, f, 1, alpha, beta, p);
         check_format<S, Right, true>(a, f, 1, alpha, beta, p);
       }
