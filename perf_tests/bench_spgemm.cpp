@@ -29,6 +29,8 @@
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
 // LIBRA_BENCH_HOST_DIRECT_ENTRIES tuning.host_direct_entries,
+// LIBRA_BENCH_HOST_STASH host_stash, LIBRA_BENCH_HOST_STASH_EXACT_BYTES
+// host_stash_exact_bytes,
 // LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
 // host_flag_span, LIBRA_BENCH_HOST_RANK_COLUMNS host_rank_columns,
 // LIBRA_BENCH_HOST_WORD_PERCENT
@@ -264,6 +266,10 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_DIRECT_ENTRIES")) {
       options_.tuning.host_direct_entries = static_cast<int>(*v);
+    }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_STASH")) options_.tuning.host_stash = *v;
+    if (const auto v = env_int("LIBRA_BENCH_HOST_STASH_EXACT_BYTES")) {
+      options_.tuning.host_stash_exact_bytes = *v;
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_WORD_PERCENT")) {
       options_.tuning.host_word_ratio = *v / 100.0;

@@ -285,6 +285,40 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
         }
       }
     }
+    // The one-pass fill (acc_host_stash.hpp): off (a count pass, then the
+    // fill), a pool of every row's bound, one sized from a sample, and pools
+    // too small for some blocks (deferred: counted, then filled into C); in
+    // one call and in two phases, and unsorted.
+    bool row_of_two = false;  // a row with room for 2 entries: a pool of 1 defers
+    for (std::int64_t i = 0; i < a.rows; ++i) {
+      row_of_two |= std::min<std::uint64_t>(row_products(a, b, i),
+                                            static_cast<std::uint64_t>(b.cols)) >= 2;
+    }
+    struct Stash {
+      std::int64_t entries, exact_bytes;
+    };
+    for (const Stash stash : {Stash{0, 0}, Stash{-1, std::int64_t(1) << 40}, Stash{-1, 0},
+                              Stash{1, 0}, Stash{64, 0}}) {
+      for (const auto& [calls, sorted] :
+           {std::pair{Calls::one_shot, true}, std::pair{Calls::two_phase, true},
+            std::pair{Calls::one_shot, false}}) {
+        auto o = panel();
+        o.tuning.host_stash = stash.entries;
+        o.tuning.host_stash_exact_bytes = stash.exact_bytes;
+        o.sort_columns = sorted;
+        const auto st = check_product<T>(a, b, o, calls);
+        EXPECT_EQ(st.paths.host_dense, rows);
+        EXPECT_EQ(st.paths.host_copied, copied_rows(a, b));
+        EXPECT_EQ(st.paths.host_merged, merged_rows(a, b));
+        if (stash.entries == 0) {
+          EXPECT_EQ(st.paths.host_stashed + st.paths.host_deferred, 0u);
+          continue;
+        }
+        EXPECT_EQ(st.paths.host_stashed + st.paths.host_deferred, rows);
+        if (stash.exact_bytes > 0) EXPECT_EQ(st.paths.host_deferred, 0u);
+        if (stash.entries == 1 && row_of_two) EXPECT_GT(st.paths.host_deferred, 0u);
+      }
+    }
     // Rows with few products made by sorting them (any width of C here), in
     // one call and in two phases, unsorted too; none, some, up to 64 products.
     for (const int few : {0, 4, 64}) {

@@ -104,6 +104,15 @@ struct SpgemmOptions {
     // columns in increasing order: one row copied, scaled; two merged (no
     // accumulator, no ordering; impl/acc_host_dense.hpp).
     int host_direct_entries = 2;
+    // Host dense accumulators compute each row once, into a pool, and copy
+    // the rows into C once its row_map is scanned (impl/acc_host_stash.hpp),
+    // in place of a count pass before the fill: -1 (auto) with a pool of every
+    // row's bound when that takes at most host_stash_exact_bytes, else sized
+    // from a sample of the rows (within a quarter of the memory budget); 0: off
+    // (count, then fill); N > 0: a pool of N entries (blocks that find no room
+    // are counted and filled as without it; tests walk that).
+    std::int64_t host_stash = -1;
+    std::int64_t host_stash_exact_bytes = std::int64_t(1) << 20;
     std::int64_t host_sort_columns = 32768;
     double host_sort_average = 6;
     // One-shot products whose A has at most this many nonzeros, and whose
@@ -193,6 +202,10 @@ struct SpgemmPathCounts {
   std::uint64_t host_copied = 0;  // of host_dense, a row of B scaled (A's row: one entry)
   std::uint64_t host_merged = 0;  // of host_dense, two rows of B merged (A's row: two)
   std::uint64_t host_marks = 0;   // of host_dense, new columns told by marks, not bits
+  // Of host_dense, rows computed once into the one-pass fill's pool and copied
+  // into C; and rows whose block found no room there (counted, then filled).
+  std::uint64_t host_stashed = 0;
+  std::uint64_t host_deferred = 0;
   // Numeric (C's values).
   std::uint64_t accumulate_in_scratch = 0;  // C's row staged in team scratch
   std::uint64_t accumulate_dense = 0;       // per-team dense array over C's columns

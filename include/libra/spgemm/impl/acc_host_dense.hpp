@@ -76,6 +76,9 @@ inline constexpr int host_rank_columns_max = 256;
 template <class Exec, class S, class O, class Off, bool Packed>
 struct HostDenseRows {
   using mem = typename Exec::memory_space;
+  using scalar_type = S;
+  using ordinal_type = O;
+  using offset_type = Off;
   // The fill's two kinds (the count and numeric passes have their own operators).
   enum class Phase { fill, fill_values };
   template <class T>
@@ -369,7 +372,7 @@ struct HostDenseRows {
   // column into them.
   template <bool Marks>
   Order fill_columns(std::int64_t i, std::uint64_t* bits, std::uint64_t* flag, Mark* mark,
-                     O* list, S* sum) const {
+                     O* list, S* sum, O* out, S* val, Off& length) const {
     const Off* a_rm = products.a_row_map.data();
     const O* a_col = products.a_col.data();
     const S* a_val = products.a_val.data();
@@ -402,8 +405,6 @@ struct HostDenseRows {
         hi = u > hi ? u : hi;
       }
     }
-    const Off base = c_row_map(i);
-    O* out = c_col.data() + base;
     std::size_t written = 0;
     const auto emit = [&](const std::uint64_t w) {
       std::uint64_t x = bits[w];
@@ -450,12 +451,12 @@ struct HostDenseRows {
       }
     }
     if (sum) {
-      S* val = c_val.data() + base;
       for (std::size_t t = 0; t < n; ++t) {
         val[t] = sum[out[t]];
         sum[out[t]] = S(0);
       }
     }
+    length = static_cast<Off>(n);
     return order;
   }
 
@@ -536,53 +537,46 @@ struct HostDenseRows {
     }
   }
 
-  // The fill pass (with C's values in phase fill_values); counts the rows it
-  // read off the flags into `flagged`, those it ranked into `ranked`.
-  void fill_row(const std::int64_t i, const int id, std::uint64_t& flagged,
-                std::uint64_t& ranked) const {
-    if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return;
+  // Row i into `out` (columns) and `val` (values, in phase fill_values): C's
+  // row, or a place of the one-pass fill's pool (acc_host_stash.hpp). Returns
+  // its length; counts the rows it read off the flags into `flagged`, those it
+  // ranked into `ranked` and those made by a path of their own into `paths`.
+  Off fill_row(const std::int64_t i, const int id, O* out, S* val, std::uint64_t& flagged,
+               std::uint64_t& ranked, PathRows& paths) const {
+    if (products.a_row_map(i) == products.a_row_map(i + 1) || dense(i)) return 0;
+    const bool values = phase == Phase::fill_values;
     if (const int m = direct(i)) {
-      O* out = c_col.data() + c_row_map(i);
-      if (phase == Phase::fill_values) {
-        direct_row<true, true>(i, m, out, c_val.data() + c_row_map(i));
-      } else {
-        direct_row<true, false>(i, m, out, nullptr);
-      }
-      return;
+      const Off n = values ? direct_row<true, true>(i, m, out, val)
+                           : direct_row<true, false>(i, m, out, nullptr);
+      (m == 1 ? paths.copied : paths.merged) += n > 0;
+      return n;
     }
     if (sorts(i)) {
       O cols[host_sort_products_max];
       S vals[host_sort_products_max];
-      const Off base = c_row_map(i);
-      if (phase == Phase::fill_values) {
-        const int n = sorted_row<true>(i, cols, vals);
-        for (int t = 0; t < n; ++t) {
-          c_col(base + t) = cols[t];
-          c_val(base + t) = vals[t];
-        }
-      } else {
-        const int n = sorted_row<false>(i, cols, nullptr);
-        for (int t = 0; t < n; ++t) c_col(base + t) = cols[t];
+      const int n = values ? sorted_row<true>(i, cols, vals) : sorted_row<false>(i, cols, nullptr);
+      for (int t = 0; t < n; ++t) out[t] = cols[t];
+      if (values) {
+        for (int t = 0; t < n; ++t) val[t] = vals[t];
       }
-      return;
+      paths.sorted += n > 0;
+      return static_cast<Off>(n);
     }
     std::uint64_t* bits = &seen(id, 0);
     std::uint64_t* flag = &flags(id, 0);
-    const bool values = phase == Phase::fill_values;
     S* sum = values ? &sums(id, 0) : nullptr;
     Order order = Order::sort;
+    Off length = 0;
     if (!Packed) {
-      order = marks.extent(0) > 0
-                  ? fill_columns<true>(i, bits, flag, &marks(id, 0), &columns(id, 0), sum)
-                  : fill_columns<false>(i, bits, flag, nullptr, &columns(id, 0), sum);
+      order = marks.extent(0) > 0 ? fill_columns<true>(i, bits, flag, &marks(id, 0),
+                                                       &columns(id, 0), sum, out, val, length)
+                                  : fill_columns<false>(i, bits, flag, nullptr,
+                                                        &columns(id, 0), sum, out, val, length);
     } else {
       if (values) scatter(i, sum);
       O* list = &touched(id, 0);
       std::uint64_t lo = ~std::uint64_t(0), hi = 0;
       const std::size_t nt = mark<true>(i, bits, list, lo, hi, flag);
-      const Off base = c_row_map(i);
-      O* out = c_col.data() + base;
-      S* val = values ? c_val.data() + base : nullptr;
       std::size_t n = 0;
       const auto emit = [&](const std::uint64_t w) {
         std::uint64_t x = bits[w];
@@ -615,9 +609,20 @@ struct HostDenseRows {
           flag[w >> 6] = 0;
         }
       }
+      length = static_cast<Off>(n);
     }
     flagged += order == Order::flags;
     ranked += order == Order::rank;
+    return length;
+  }
+
+  // Row i of C, filled where C's row_map puts it.
+  Off fill_in_c(const std::int64_t i, const int id, std::uint64_t& flagged,
+                std::uint64_t& ranked, PathRows& paths) const {
+    const Off base = c_row_map(i);
+    return fill_row(i, id, c_col.data() + base,
+                    phase == Phase::fill_values ? c_val.data() + base : nullptr, flagged,
+                    ranked, paths);
   }
 
   // The passes run over blocks of block_rows rows, each block under one token:
@@ -656,8 +661,10 @@ struct HostDenseRows {
   }
   void operator()(Fill, const std::int64_t b, std::uint64_t& flagged) const {
     std::uint64_t ranked = 0;
-    for_block(
-        b, [&](const std::int64_t i, const int id) { fill_row(i, id, flagged, ranked); });
+    PathRows paths;  // counted by the count pass
+    for_block(b, [&](const std::int64_t i, const int id) {
+      fill_in_c(i, id, flagged, ranked, paths);
+    });
     if (ranked > 0) Kokkos::atomic_add(ranked_rows, ranked);
   }
 };

@@ -20,6 +20,7 @@
 #include "libra/spgemm/impl/acc_hash_numeric.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/acc_host_dense.hpp"
+#include "libra/spgemm/impl/acc_host_stash.hpp"
 #include "libra/spgemm/impl/column_words.hpp"
 #include "libra/spgemm/impl/dense_panels.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
@@ -308,6 +309,65 @@ std::size_t per_thread_entries(std::size_t n) {
   return (n + per_block - 1) / per_block * per_block;
 }
 
+// The one-pass fill of the host accumulator f (acc_host_stash.hpp), ready to
+// run; without a pool (Tuning::host_stash 0, or C's row offsets alone wanted)
+// the caller counts and fills.
+template <class Exec, class F, class Plan>
+HostStashBlocks<F> host_stash(const Exec& exec, Plan& plan, const F& f,
+                              typename HostStashBlocks<F>::Counts& counts) {
+  using Stash = HostStashBlocks<F>;
+  using S = typename F::scalar_type;
+  using O = typename F::ordinal_type;
+  using mem = typename Exec::memory_space;
+  Stash stash;
+  stash.f = f;
+  stash.num_rows = f.num_rows;
+  stash.counts = &counts;
+  stash.columns = static_cast<std::uint64_t>(plan.num_cols);
+  if (plan.counts_only || plan.host_stash == 0) return stash;
+  const bool values = f.phase == F::Phase::fill_values;
+  const std::uint64_t entry = sizeof(O) + (values ? sizeof(S) : 0);
+  const std::size_t workers = LaunchTraits<Exec>::concurrent_workers(exec);
+  // Every row's bound: at most its products.
+  const std::uint64_t bound = plan.total_products;
+  std::uint64_t pool = bound;
+  if (plan.host_stash > 0) {
+    pool = static_cast<std::uint64_t>(plan.host_stash);
+  } else if (bound * entry > static_cast<std::uint64_t>(plan.host_stash_exact_bytes)) {
+    const std::int64_t blocks = Stash::blocks(f.num_rows);
+    const std::int64_t samples = (blocks + Stash::sample_stride - 1) / Stash::sample_stride;
+    dynamic_for<typename Stash::Sample>("libra::spgemm::panel::one_pass::sample", exec, 0,
+                                        samples, 0, stash);
+    const double share =
+        counts.sampled_bound > 0 ? static_cast<double>(counts.sampled_columns) /
+                                       static_cast<double>(counts.sampled_bound)
+                                 : 1.0;
+    // A piece per thread: an eighth of its share of the estimate (blocks
+    // that find too little room in a piece start another).
+    const auto estimate = static_cast<std::uint64_t>(1.25 * share * static_cast<double>(bound));
+    stash.piece_entries = std::max<std::uint64_t>(1024, estimate / (8 * workers));
+    pool = std::min(bound, estimate + workers * stash.piece_entries);
+    pool = std::min<std::uint64_t>(pool, plan.budget / 4 / entry);
+    counts = typename Stash::Counts();
+    // The sample's marks carry its rows' count tags: a deferred block's count
+    // would find its columns marked already.
+    if (f.marks.extent(0) > 0) fill_view(exec, f.marks, typename F::Mark(0));
+  }
+  if (pool == 0) pool = 1;  // (a pool of nothing would mean "off")
+  stash.pool_col = plan.temps.template view<O>("libra::spgemm::panel::pool_col", pool);
+  if (values) {
+    stash.pool_val = plan.temps.template view<S>("libra::spgemm::panel::pool_val", pool);
+  }
+  stash.block_at = plan.temps.template view<std::uint64_t>(
+      "libra::spgemm::panel::block_at",
+      static_cast<std::size_t>(Stash::blocks(f.num_rows)));
+  stash.piece = plan.temps.template view2<std::uint64_t>(
+      "libra::spgemm::panel::piece", workers, per_thread_entries<std::uint64_t>(2));
+  fill_view(exec, stash.piece, std::uint64_t(0));
+  stash.pool_next = &counts.pool_next;
+  return stash;
+}
+
 // Symbolic on host spaces with per-thread dense accumulators: count, scan, fill
 // (with C's values when the product is one-shot). B's rows are packed into
 // column words when that pays (column_words.hpp).
@@ -370,7 +430,29 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     std::uint64_t rows = 0;
     typename F::PathRows counted;
     f.counted = &counted;
-    host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
+    if (plan.values_in_symbolic) {
+      f.phase = F::Phase::fill_values;
+      f.sums = plan.sums;
+    }
+    using Stash = HostStashBlocks<F>;
+    typename Stash::Counts stashed;
+    Stash stash = host_stash<Exec, F>(exec, plan, f, stashed);
+    const bool one_pass = stash.pool_col.extent(0) > 0;
+    if (one_pass) {
+      host_row_blocks<typename Stash::Stash>("libra::spgemm::panel::one_pass", exec, stash);
+      if (stashed.deferred_rows > 0) {
+        host_row_blocks<typename Stash::Deferred>("libra::spgemm::panel::count_dense", exec,
+                                                  stash, rows);
+      }
+      rows += stashed.rows;
+      st.paths.host_stashed += stashed.rows;
+      st.paths.host_deferred += stashed.deferred_rows;
+      counted.copied += stashed.paths.copied;
+      counted.merged += stashed.paths.merged;
+      counted.sorted += stashed.paths.sorted;
+    } else {
+      host_row_blocks("libra::spgemm::panel::count_dense", exec, f, rows);
+    }
     plan.rows_with_products = rows;
     st.paths.host_copied += counted.copied;  // the pass has returned
     st.paths.host_merged += counted.merged;
@@ -387,12 +469,9 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     plan.c.col = Kokkos::View<O*, mem>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
     advise_huge_pages(plan.c.col);  // first touched by the fill below
-    f.phase = F::Phase::fill;
     f.c_row_map = plan.c.row_map;
     f.c_col = plan.c.col;
     if (plan.values_in_symbolic) {
-      f.phase = F::Phase::fill_values;
-      f.sums = plan.sums;
       plan.c_values = Kokkos::View<S*, mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
           nnz);
@@ -403,8 +482,15 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     std::uint64_t flagged = 0;
     std::uint64_t ranked = 0;
     f.ranked_rows = &ranked;
-    host_row_blocks<typename F::Fill>("libra::spgemm::panel::fill_dense", exec, f,
-                                      flagged);
+    if (one_pass) {
+      stash.f = f;
+      host_row_blocks<typename Stash::Place>("libra::spgemm::panel::place", exec, stash);
+      flagged = stashed.flagged;
+      ranked = stashed.ranked;
+    } else {
+      host_row_blocks<typename F::Fill>("libra::spgemm::panel::fill_dense", exec, f,
+                                        flagged);
+    }
     st.paths.host_word_flags += flagged;
     st.paths.host_ranked += ranked;  // the pass has returned
     if (dense.any()) {

@@ -46,6 +46,8 @@ struct PanelPlan {
   bool host_marks = false;               // C within Tuning::host_mark_columns
   std::uint64_t host_sort_products = 0;  // Tuning::host_sort_products, capped
   int host_direct_entries = 0;           // Tuning::host_direct_entries, capped
+  std::int64_t host_stash = 0;           // Tuning::host_stash
+  std::int64_t host_stash_exact_bytes = 0;
   std::size_t rows_with_products = 0;
   Kokkos::View<S**, Kokkos::LayoutRight, mem> sums;
   RowBins<mem, panel_bins> symbolic_bins;  // by products, from the pre-analysis
@@ -207,6 +209,8 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
                                            plan.host_marks) <= plan.budget / 4;
     plan.host_word_ratio = options.tuning.host_word_ratio;
     plan.host_flag_span = options.tuning.host_flag_span;
+    plan.host_stash = options.tuning.host_stash;
+    plan.host_stash_exact_bytes = options.tuning.host_stash_exact_bytes;
     plan.host_direct_entries =
         std::clamp(options.tuning.host_direct_entries, 0, host_direct_entries_max);
     // Capped: the compares grow as the square of a row's columns.
