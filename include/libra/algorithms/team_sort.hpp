@@ -103,13 +103,15 @@ KOKKOS_INLINE_FUNCTION void team_sort(const Member& team, const KeyView& keys, i
 
 // Bitonic sort of each thread group's keys[0, n) (n a power of two) by its vector
 // lanes. Every group of the team sorts at once: the team barriers keep them in
-// step.
+// step, as many as the team's largest n (`team_n`, at least n) takes; a group
+// with a smaller n has finished its network by then and waits at the others'
+// barriers without work.
 template <class Member, class KeyView, class Payload = NoPayload>
 KOKKOS_INLINE_FUNCTION void group_sort(const Member& m, const KeyView& keys, int n,
-                                       const Payload& payload = {}) {
-  for (int k = 2; k <= n; k <<= 1) {
+                                       int team_n, const Payload& payload = {}) {
+  for (int k = 2; k <= team_n; k <<= 1) {
     for (int j = k >> 1; j > 0; j >>= 1) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, n / 2),
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, k <= n ? n / 2 : 0),
                            [&](const int t) { bitonic_step(keys, k, j, t, payload); });
       m.team_barrier();
     }

@@ -187,11 +187,17 @@ struct HashRowsInScratch {
       while (static_cast<std::uint64_t>(slots) < row_products && slots < table)
         slots *= 2;
     }
+    // Filling, group bins: the team's slots (its longest row's), which set its
+    // sort's barriers.
+    int team_slots = table;
     if constexpr (Fill) {
-      // Filling, the lengths of C's rows are known: the team's tables take
-      // twice its longest row, which is often far below the bin's (or, on the
-      // small path, the product's) longest, so the sort handles fewer slots.
-      // One size for the whole team: its groups sort in step.
+      // Filling, the lengths of C's rows are known: each row's table takes
+      // twice its length, which is often far below the bin's (or, on the small
+      // path, the product's) longest, so the sort handles fewer slots. The
+      // groups of a team sort in step, through as many barriers as its
+      // longest row's table takes (group_sort); a short row's group works only
+      // through its own table's steps (p2p-Gnutella31's teams of 32 rows of
+      // about 9 entries each sorted tables sized for the team's longest).
       int most = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(m, groups),
@@ -204,8 +210,14 @@ struct HashRowsInScratch {
             if (len > longest) longest = len;
           },
           Kokkos::Max<int>(most));
-      slots = 2;
-      while (slots < 2 * most && slots < table) slots *= 2;
+      team_slots = 2;
+      while (team_slots < 2 * most && team_slots < table) team_slots *= 2;
+      slots = team_slots;
+      if (!team_bin) {
+        const int own = active ? static_cast<int>(c_row_map(i + 1) - c_row_map(i)) : 0;
+        slots = 2;
+        while (slots < 2 * own && slots < team_slots) slots *= 2;
+      }
     }
     const auto mask = static_cast<std::uint32_t>(slots - 1);
     const auto clear = [&](const int t) {
@@ -266,7 +278,7 @@ struct HashRowsInScratch {
         if (team_bin) {
           team_sort(m, keys, slots, none, payload);
         } else {
-          group_sort(m, keys, slots, payload);
+          group_sort(m, keys, slots, team_slots, payload);
         }
       };
       if constexpr (Values) {
