@@ -210,13 +210,16 @@ struct HashRowsInScratch {
             if (len > longest) longest = len;
           },
           Kokkos::Max<int>(most));
-      team_slots = 2;
-      while (team_slots < 2 * most && team_slots < table) team_slots *= 2;
+      // Twice a row's length, a power of two from 2 to `most` slots.
+      const auto fit = [](const int len, const int most_slots) {
+        const int s = next_pow2(2 * len);
+        return s < 2 ? 2 : (s > most_slots ? most_slots : s);
+      };
+      team_slots = fit(most, table);
       slots = team_slots;
       if (!team_bin) {
-        const int own = active ? static_cast<int>(c_row_map(i + 1) - c_row_map(i)) : 0;
-        slots = 2;
-        while (slots < 2 * own && slots < team_slots) slots *= 2;
+        slots = fit(active ? static_cast<int>(c_row_map(i + 1) - c_row_map(i)) : 0,
+                    team_slots);
       }
     }
     const auto mask = static_cast<std::uint32_t>(slots - 1);
