@@ -292,21 +292,28 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
 TEST(Spmm, ChunkLengthFollowsSizeAndK) {
   // Merge-path steps (rows + nonzeros) per chunk when the caller sets none: 16
   // below 2^16 steps; K <= 8 32 beyond 2^20; K <= 32 16 below 2^18, 32 below
-  // 2^21, 64 beyond; wider K 32 below 2^18, 64 beyond.
+  // 2^21, 64 beyond; wider K 32 below 2^18, 64 beyond. And the vector lanes a
+  // chunk takes.
   struct Case {
     std::int64_t rows;
     int K;
     std::int64_t items;
+    int lanes;  // on a GPU: K's columns, or pairs of them for K >= 16
   };
+  const int space_lanes = libra::LaunchTraits<Exec>::vector_lanes;
   for (const Case& c :
-       {Case{300, 8, 16}, Case{300, 32, 16}, Case{20000, 8, 16}, Case{20000, 32, 16},
-        Case{20000, 128, 32}, Case{60000, 32, 32}, Case{60000, 128, 64},
-        Case{200000, 8, 32}, Case{340000, 32, 64}}) {
+       {Case{300, 8, 16, 8}, Case{300, 32, 16, 16}, Case{20000, 8, 16, 8},
+        Case{20000, 32, 16, 16}, Case{20000, 128, 32, 32}, Case{60000, 32, 32, 16},
+        Case{60000, 128, 64, 32}, Case{200000, 8, 32, 8},
+        // 2^20 steps and more at 16 < K <= 32: 8 lanes, four chunks a warp.
+        Case{340000, 32, 64, 8}}) {
     const auto a = libra::ref::random(c.rows, 500, 6, 19);
     const std::int64_t steps = a.rows + a.nnz();
     const auto st = check<double, Right, Right>(
         a, c.K, 1, 0, team_kernel(SpmmStaging::off), SpmmPath::team_panels);
     EXPECT_EQ(st.panels, static_cast<std::uint64_t>((steps + c.items - 1) / c.items))
+        << c.rows << " rows (" << steps << " steps), K " << c.K;
+    EXPECT_EQ(st.lanes, std::min(c.lanes, space_lanes))
         << c.rows << " rows (" << steps << " steps), K " << c.K;
   }
 }

@@ -58,6 +58,7 @@ struct SpmmStats {
   std::uint64_t flops = 0;   // 2 * nnz(A) * K (0 when alpha == 0)
   std::uint64_t panels = 0;  // chunks (threads) of the GPU kernel, or staged panels
   std::uint64_t column_blocks = 0;  // blocks of Y's columns the chunk kernel ran
+  int lanes = 0;                    // vector lanes a thread of the chunk kernel took
   bool x_row_major_copy = false;    // a LayoutLeft X was copied row-major first
   bool paired_columns = false;      // the chunk kernel loaded X two columns at a time
   // With tuning.count_in_stats: chunks or panels whose range ends inside a row (that row

@@ -88,15 +88,18 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   const std::int64_t rows = A.num_rows;
   const std::int64_t nnz = static_cast<std::int64_t>(A.nnz());
   const int block = options.tuning.column_block;  // 0: as wide as the lanes allow
-  const int max_lanes = options.tuning.vector_lanes > 0
-                            ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
-                            : LT::vector_lanes;
   const bool paired = spmm_pairs_columns<Exec>(options, X, K);
+  const int max_lanes =
+      options.tuning.vector_lanes > 0
+          ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
+          : (LT::is_gpu ? spmm_chunk_lanes(rows + nnz, K, paired, LT::vector_lanes)
+                        : LT::vector_lanes);
   const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
                              LT::is_gpu, paired ? 2 : 1);
   stats.path = SpmmPath::team_panels;
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
+  stats.lanes = shape.lanes;
   stats.paired_columns = paired;
   if (shape.chunks == 0) return;
   using Cut = SpmmCutRows<Exec, typename AType::row_map_type, YView>;

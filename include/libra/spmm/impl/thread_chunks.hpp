@@ -70,6 +70,18 @@ inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
   return steps < (std::int64_t(1) << 18) ? 32 : 64;
 }
 
+// The most vector lanes a thread of the chunk kernel takes on a GPU, for
+// `steps` merge-path steps and K columns (gpu_lanes: a warp's). With paired
+// loads at 16 < K <= 32, 16 lanes load a row of X per nonzero; on merge paths of
+// 2^20 steps and more, 8 lanes (two loads each a nonzero, four chunks a warp)
+// took 0.86-0.92x the time on an H200 (R-MAT 17-19) and lost on the smaller
+// shared matrices (perf_tests/report/h200/spmm_f4a1e58/README.md).
+inline int spmm_chunk_lanes(std::int64_t steps, int K, bool paired, int gpu_lanes) {
+  if (paired && K > 16 && K <= 32 && steps >= (std::int64_t(1) << 20))
+    return std::min(8, gpu_lanes);
+  return gpu_lanes;
+}
+
 // How the chunk kernel covers A and Y: `chunks` chunks of `items` steps,
 // `threads` chunks per team, `lanes` vector lanes per thread, and K cut into
 // `blocks` blocks of `width` columns (lanes x sums per lane).
