@@ -50,6 +50,7 @@ struct SpmmOptions {
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).
     bool count_in_stats = false;
+    int hints = 0;  // EXPERIMENT
   } tuning;
 };
 

@@ -56,7 +56,7 @@ template <int Pair, class Exec, class AType, class XView, class YView>
 void spmm_launch_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                         typename YView::non_const_value_type alpha,
                         typename YView::non_const_value_type beta,
-                        const SpmmChunkShape& shape) {
+                        const SpmmChunkShape& shape, int hints) {
   const std::int64_t league = shape.teams * shape.blocks;
   const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
       exec, static_cast<int>(league), shape.threads, shape.lanes));
@@ -67,12 +67,12 @@ void spmm_launch_chunks(const Exec& exec, const AType& A, const XView& X, const 
     using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most / 2, Pair>;
     Kokkos::parallel_for(
         "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, hints});
   } else {
     using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most, Pair>;
     Kokkos::parallel_for(
         "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, hints});
   }
 }
 
@@ -123,11 +123,11 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   }
   if constexpr (std::is_same<typename XView::array_layout, Kokkos::LayoutRight>::value) {
     if (paired) {
-      spmm_launch_chunks<2>(exec, A, X, Y, alpha, beta, shape);
+      spmm_launch_chunks<2>(exec, A, X, Y, alpha, beta, shape, options.tuning.hints);
       return;
     }
   }
-  spmm_launch_chunks<1>(exec, A, X, Y, alpha, beta, shape);
+  spmm_launch_chunks<1>(exec, A, X, Y, alpha, beta, shape, options.tuning.hints);
 }
 
 template <class Exec, class AType, class XView, class YView>

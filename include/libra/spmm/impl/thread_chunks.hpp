@@ -27,6 +27,7 @@
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
+#include "libra/spmv/impl/loads.hpp"
 
 namespace libra::impl {
 
@@ -49,6 +50,25 @@ KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> loa
   } else {
     return *reinterpret_cast<const ColumnRun<S, Pair>*>(&X(c, k));
   }
+}
+
+// EXPERIMENT: the same through the read-only cache (__ldg) on CUDA.
+template <int Pair, class XView>
+KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> load_columns_nc(
+    const XView& X, std::int64_t c, int k) {
+  using S = typename XView::non_const_value_type;
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<S, double> && Pair == 2) {
+    const double2 v = __ldg(reinterpret_cast<const double2*>(&X(c, k)));
+    return ColumnRun<S, 2>{{v.x, v.y}};
+  } else if constexpr (std::is_same_v<S, float> && Pair == 2) {
+    const float2 v = __ldg(reinterpret_cast<const float2*>(&X(c, k)));
+    return ColumnRun<S, 2>{{v.x, v.y}};
+  } else if constexpr ((std::is_same_v<S, double> || std::is_same_v<S, float>) && Pair == 1) {
+    return ColumnRun<S, 1>{{__ldg(&X(c, k))}};
+  }
+#endif
+  return load_columns<Pair>(X, c, k);
 }
 
 // Merge-path steps per thread: each thread searches its own chunk's ends, so
@@ -175,6 +195,7 @@ struct SpmmThreadChunks {
   S alpha, beta;
   std::int64_t rows, nnz;
   SpmmChunkShape shape;
+  int hints = 0;  // EXPERIMENT: 1 stream A, 2 stream Y's stores, 4 X by __ldg
 
   // Row i's sums for this lane's columns k0 + r * lanes * Pair (and the Pair - 1
   // after each) below kend: a plain store when the chunk holds the whole row,
@@ -185,6 +206,12 @@ struct SpmmThreadChunks {
       const int k = k0 + r * shape.lanes * Pair;
       if (k >= kend) break;
       for (int v = 0; v < Pair; ++v) {
+#if defined(__CUDA_ARCH__)
+        if ((hints & 2) && !cut && beta == S(0)) {
+          __stcs(&Y(i, k + v), alpha * sum[r * Pair + v]);
+          continue;
+        }
+#endif
         spmm_write(Y, i, k + v, alpha, beta, sum[r * Pair + v], cut);
       }
     }
@@ -202,15 +229,26 @@ struct SpmmThreadChunks {
     for (; p + unroll <= end; p += unroll) {
       O c[unroll];
       S a[unroll];
-      for (int u = 0; u < unroll; ++u) {
-        c[u] = col_idx(p + u);
-        a[u] = values(p + u);
+      if (hints & 1) {
+        for (int u = 0; u < unroll; ++u) {
+          c[u] = load_streaming(col_idx(p + u));
+          a[u] = load_streaming(values(p + u));
+        }
+      } else {
+        for (int u = 0; u < unroll; ++u) {
+          c[u] = col_idx(p + u);
+          a[u] = values(p + u);
+        }
       }
       for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * step;
         if (k < kend) {
           ColumnRun<S, Pair> x[unroll];
-          for (int u = 0; u < unroll; ++u) x[u] = load_columns<Pair>(X, c[u], k);
+          if (hints & 4) {
+            for (int u = 0; u < unroll; ++u) x[u] = load_columns_nc<Pair>(X, c[u], k);
+          } else {
+            for (int u = 0; u < unroll; ++u) x[u] = load_columns<Pair>(X, c[u], k);
+          }
           for (int v = 0; v < Pair; ++v) {
             S s = sum[r * Pair + v];
             for (int u = 0; u < unroll; ++u) s += a[u] * x[u].v[v];
