@@ -56,7 +56,7 @@ template <int Pair, class Exec, class AType, class XView, class YView>
 void spmm_launch_chunks(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                         typename YView::non_const_value_type alpha,
                         typename YView::non_const_value_type beta,
-                        const SpmmChunkShape& shape, int hints) {
+                        const SpmmChunkShape& shape) {
   const std::int64_t league = shape.teams * shape.blocks;
   const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
       exec, static_cast<int>(league), shape.threads, shape.lanes));
@@ -67,12 +67,12 @@ void spmm_launch_chunks(const Exec& exec, const AType& A, const XView& X, const 
     using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most / 2, Pair>;
     Kokkos::parallel_for(
         "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, hints});
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
   } else {
     using Kernel = SpmmThreadChunks<Exec, AType, XView, YView, most, Pair>;
     Kokkos::parallel_for(
         "libra::spmm::thread_chunks", policy,
-        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape, hints});
+        Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows, nnz, shape});
   }
 }
 
@@ -92,8 +92,9 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
                             ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
                             : LT::vector_lanes;
   const bool paired = spmm_pairs_columns<Exec>(options, X, K);
-  const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
-                             LT::is_gpu, paired ? 2 : 1);
+  SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
+                       LT::is_gpu, paired ? 2 : 1);
+  shape.snap = options.tuning.row_snap;  // EXPERIMENT
   stats.path = SpmmPath::team_panels;
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
@@ -109,8 +110,8 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
     throw OverflowError("spmm: " + std::to_string(league) +
                         " teams exceed a launch's league (int)");
   if (shape.chunks > 1 && (beta != S(1) || want_counts)) {
-    const Cut cut{A.row_map,   rows,      nnz, shape.items, shape.chunks,
-                  cut_threads, cut_lanes, Y,   beta,        beta != S(1)};
+    const Cut cut{A.row_map, rows, nnz,          shape.items, shape.chunks, cut_threads,
+                  cut_lanes, Y,    beta, beta != S(1), shape.snap};
     const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
         exec, static_cast<int>(cut_teams), cut_threads, cut_lanes));
     if (want_counts) {
@@ -123,11 +124,11 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   }
   if constexpr (std::is_same<typename XView::array_layout, Kokkos::LayoutRight>::value) {
     if (paired) {
-      spmm_launch_chunks<2>(exec, A, X, Y, alpha, beta, shape, options.tuning.hints);
+      spmm_launch_chunks<2>(exec, A, X, Y, alpha, beta, shape);
       return;
     }
   }
-  spmm_launch_chunks<1>(exec, A, X, Y, alpha, beta, shape, options.tuning.hints);
+  spmm_launch_chunks<1>(exec, A, X, Y, alpha, beta, shape);
 }
 
 template <class Exec, class AType, class XView, class YView>

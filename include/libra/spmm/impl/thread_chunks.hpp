@@ -27,7 +27,6 @@
 
 #include "libra/algorithms/merge_path.hpp"
 #include "libra/spmm/impl/team_panels.hpp"
-#include "libra/spmv/impl/loads.hpp"
 
 namespace libra::impl {
 
@@ -52,25 +51,6 @@ KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> loa
   }
 }
 
-// EXPERIMENT: the same through the read-only cache (__ldg) on CUDA.
-template <int Pair, class XView>
-KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> load_columns_nc(
-    const XView& X, std::int64_t c, int k) {
-  using S = typename XView::non_const_value_type;
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<S, double> && Pair == 2) {
-    const double2 v = __ldg(reinterpret_cast<const double2*>(&X(c, k)));
-    return ColumnRun<S, 2>{{v.x, v.y}};
-  } else if constexpr (std::is_same_v<S, float> && Pair == 2) {
-    const float2 v = __ldg(reinterpret_cast<const float2*>(&X(c, k)));
-    return ColumnRun<S, 2>{{v.x, v.y}};
-  } else if constexpr ((std::is_same_v<S, double> || std::is_same_v<S, float>) && Pair == 1) {
-    return ColumnRun<S, 1>{{__ldg(&X(c, k))}};
-  }
-#endif
-  return load_columns<Pair>(X, c, k);
-}
-
 // Merge-path steps per thread: each thread searches its own chunk's ends, so
 // longer chunks pay the search less often, but leave fewer threads for small
 // matrices. Measured on an H100 (perf_tests/report/h100/spmm_chunks.md, chunks
@@ -90,6 +70,20 @@ inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
   return steps < (std::int64_t(1) << 18) ? 32 : 64;
 }
 
+// A boundary at (i, j) strictly inside row i moves to the row's start when the
+// row has at most `snap` nonzeros: the next chunk takes the whole row, so it is
+// written with a plain store instead of shared through atomics. Both chunks
+// and the cut-rows kernel move it alike (the same function of the boundary),
+// so they agree on who holds the row; only rows longer than `snap` are cut.
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION void spmm_snap_boundary(const RowMap& row_map, std::int64_t rows,
+                                               std::int64_t snap, std::int64_t i,
+                                               std::int64_t& j) {
+  if (snap <= 0 || i >= rows) return;
+  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
+  if (j > begin && static_cast<std::int64_t>(row_map(i + 1)) - begin <= snap) j = begin;
+}
+
 // How the chunk kernel covers A and Y: `chunks` chunks of `items` steps,
 // `threads` chunks per team, `lanes` vector lanes per thread, and K cut into
 // `blocks` blocks of `width` columns (lanes x sums per lane).
@@ -102,6 +96,7 @@ struct SpmmChunkShape {
   int width = 1;
   int blocks = 0;
   std::int64_t teams = 0;  // per block of columns
+  std::int64_t snap = 0;   // rows of at most this many nonzeros are never cut
 
   // block: columns per block asked for (0: up to max_lanes x chunk_columns);
   // lanes from the block's width (over `columns_per_load`), up to max_lanes;
@@ -139,6 +134,7 @@ struct SpmmCutRows {
   YView Y;
   S beta;
   bool scale;  // beta != 1
+  std::int64_t snap;  // SpmmChunkShape::snap
 
   // Lanes for K columns: about 8 columns a lane, at most `most` lanes.
   static int lanes_for(int K, int most) {
@@ -153,6 +149,7 @@ struct SpmmCutRows {
     const std::int64_t d = t * items;  // 0 < t < chunks: inside the path
     std::int64_t i = 0, j = 0;
     merge_path_search(row_map, rows, nnz, d, i, j);
+    spmm_snap_boundary(row_map, rows, snap, i, j);
     const SpmmBoundary b = spmm_boundary(row_map, rows, items, d, i, j);
     if (scale && b == SpmmBoundary::first_in_row) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, static_cast<int>(Y.extent(1))),
@@ -195,7 +192,6 @@ struct SpmmThreadChunks {
   S alpha, beta;
   std::int64_t rows, nnz;
   SpmmChunkShape shape;
-  int hints = 0;  // EXPERIMENT: 1 stream A, 2 stream Y's stores, 4 X by __ldg
 
   // Row i's sums for this lane's columns k0 + r * lanes * Pair (and the Pair - 1
   // after each) below kend: a plain store when the chunk holds the whole row,
@@ -206,12 +202,6 @@ struct SpmmThreadChunks {
       const int k = k0 + r * shape.lanes * Pair;
       if (k >= kend) break;
       for (int v = 0; v < Pair; ++v) {
-#if defined(__CUDA_ARCH__)
-        if ((hints & 2) && !cut && beta == S(0)) {
-          __stcs(&Y(i, k + v), alpha * sum[r * Pair + v]);
-          continue;
-        }
-#endif
         spmm_write(Y, i, k + v, alpha, beta, sum[r * Pair + v], cut);
       }
     }
@@ -229,26 +219,15 @@ struct SpmmThreadChunks {
     for (; p + unroll <= end; p += unroll) {
       O c[unroll];
       S a[unroll];
-      if (hints & 1) {
-        for (int u = 0; u < unroll; ++u) {
-          c[u] = load_streaming(col_idx(p + u));
-          a[u] = load_streaming(values(p + u));
-        }
-      } else {
-        for (int u = 0; u < unroll; ++u) {
-          c[u] = col_idx(p + u);
-          a[u] = values(p + u);
-        }
+      for (int u = 0; u < unroll; ++u) {
+        c[u] = col_idx(p + u);
+        a[u] = values(p + u);
       }
       for (int r = 0; r < Sums; ++r) {
         const int k = k0 + r * step;
         if (k < kend) {
           ColumnRun<S, Pair> x[unroll];
-          if (hints & 4) {
-            for (int u = 0; u < unroll; ++u) x[u] = load_columns_nc<Pair>(X, c[u], k);
-          } else {
-            for (int u = 0; u < unroll; ++u) x[u] = load_columns<Pair>(X, c[u], k);
-          }
+          for (int u = 0; u < unroll; ++u) x[u] = load_columns<Pair>(X, c[u], k);
           for (int v = 0; v < Pair; ++v) {
             S s = sum[r * Pair + v];
             for (int u = 0; u < unroll; ++u) s += a[u] * x[u].v[v];
@@ -288,6 +267,8 @@ struct SpmmThreadChunks {
       const std::int64_t lo = d1 - nnz > i0 ? d1 - nnz : i0;
       const std::int64_t hi = i0 + (d1 - d0) < rows ? i0 + (d1 - d0) : rows;
       merge_path_search_between(row_map, lo, hi, d1, i1, j1);
+      spmm_snap_boundary(row_map, rows, shape.snap, i0, j0);
+      spmm_snap_boundary(row_map, rows, shape.snap, i1, j1);
       const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
         const int k0 = kb + lane * Pair;
