@@ -174,7 +174,6 @@ class LibraRunner : public Runner {
     options_.tuning.panel_items = static_cast<int>(env_number("LIBRA_BENCH_SPMM_ITEMS"));
     options_.tuning.column_block = static_cast<int>(env_number("LIBRA_BENCH_SPMM_BLOCK"));
     options_.tuning.vector_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMM_LANES"));
-    options_.tuning.row_snap = static_cast<int>(env_number("LIBRA_BENCH_SPMM_SNAP"));
     if (const long long c = env_number("LIBRA_BENCH_SPMM_ROW_MAJOR_X"))  // 1: off, 2: on
       options_.tuning.row_major_x = c == 1 ? SpmmStaging::off : SpmmStaging::on;
     if (const long long c = env_number("LIBRA_BENCH_SPMM_PAIRED"))  // 1: off, 2: on

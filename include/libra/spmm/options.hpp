@@ -50,7 +50,6 @@ struct SpmmOptions {
     // SpmmStats also counts carries and staged rows: a reduction read back,
     // which waits for the device (off: the GPU kernels run asynchronously).
     bool count_in_stats = false;
-    int row_snap = 0;  // EXPERIMENT: rows of at most this many nonzeros are never cut
   } tuning;
 };
 

@@ -92,9 +92,8 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
                             ? std::min(options.tuning.vector_lanes, LT::vector_lanes)
                             : LT::vector_lanes;
   const bool paired = spmm_pairs_columns<Exec>(options, X, K);
-  SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
-                       LT::is_gpu, paired ? 2 : 1);
-  shape.snap = options.tuning.row_snap;  // EXPERIMENT
+  const SpmmChunkShape shape(rows, nnz, K, options.tuning.panel_items, block, max_lanes,
+                             LT::is_gpu, paired ? 2 : 1);
   stats.path = SpmmPath::team_panels;
   stats.panels = static_cast<std::uint64_t>(shape.chunks);
   stats.column_blocks = static_cast<std::uint64_t>(shape.blocks);
@@ -103,15 +102,15 @@ void spmm_thread_chunks(const Exec& exec, const AType& A, const XView& X, const 
   using Cut = SpmmCutRows<Exec, typename AType::row_map_type, YView>;
   const int cut_lanes = Cut::lanes_for(K, max_lanes);
   const int cut_threads = LT::is_gpu ? std::max(1, 256 / cut_lanes) : 1;
-  const std::int64_t cut_teams = (shape.chunks - 1 + cut_threads - 1) / cut_threads;
+  const std::int64_t cut_teams = (rows + cut_threads - 1) / cut_threads;
   // Both launches' leagues (the cut-rows kernel's and the chunk kernel's) are ints.
   const std::int64_t league = std::max(shape.teams * shape.blocks, cut_teams);
   if (league > std::numeric_limits<int>::max())
     throw OverflowError("spmm: " + std::to_string(league) +
                         " teams exceed a launch's league (int)");
   if (shape.chunks > 1 && (beta != S(1) || want_counts)) {
-    const Cut cut{A.row_map, rows, nnz,          shape.items, shape.chunks, cut_threads,
-                  cut_lanes, Y,    beta, beta != S(1), shape.snap};
+    const Cut cut{A.row_map, rows, shape.items, cut_threads, cut_lanes,
+                  Y,         beta, beta != S(1)};
     const auto policy = light_launch(Kokkos::TeamPolicy<Exec>(
         exec, static_cast<int>(cut_teams), cut_threads, cut_lanes));
     if (want_counts) {

@@ -4,8 +4,8 @@
 // columns of Y), so a hub row is shared by many threads instead of holding one
 // thread of a team while the others idle (a team per panel with a thread per
 // row took 0.19 ms on Wiki-Vote, K = 8, on an H100, against cuSPARSE's 0.03).
-//  1. SpmmCutRows (beta != 1): every boundary strictly inside a row is found,
-//     and the first of each row applies beta to it.
+//  1. SpmmCutRows (beta != 1): a thread per row finds from the row's offsets
+//     whether a boundary lies strictly inside it, and applies beta to it if so.
 //  2. SpmmThreadChunks: each thread finds its chunk's ends itself (a search at
 //     its diagonal, and a short one from there to the next chunk's), so the
 //     call needs no temporaries: no allocation, no fence, the caller's
@@ -70,20 +70,6 @@ inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
   return steps < (std::int64_t(1) << 18) ? 32 : 64;
 }
 
-// A boundary at (i, j) strictly inside row i moves to the row's start when the
-// row has at most `snap` nonzeros: the next chunk takes the whole row, so it is
-// written with a plain store instead of shared through atomics. Both chunks
-// and the cut-rows kernel move it alike (the same function of the boundary),
-// so they agree on who holds the row; only rows longer than `snap` are cut.
-template <class RowMap>
-KOKKOS_INLINE_FUNCTION void spmm_snap_boundary(const RowMap& row_map, std::int64_t rows,
-                                               std::int64_t snap, std::int64_t i,
-                                               std::int64_t& j) {
-  if (snap <= 0 || i >= rows) return;
-  const std::int64_t begin = static_cast<std::int64_t>(row_map(i));
-  if (j > begin && static_cast<std::int64_t>(row_map(i + 1)) - begin <= snap) j = begin;
-}
-
 // How the chunk kernel covers A and Y: `chunks` chunks of `items` steps,
 // `threads` chunks per team, `lanes` vector lanes per thread, and K cut into
 // `blocks` blocks of `width` columns (lanes x sums per lane).
@@ -96,7 +82,6 @@ struct SpmmChunkShape {
   int width = 1;
   int blocks = 0;
   std::int64_t teams = 0;  // per block of columns
-  std::int64_t snap = 0;   // rows of at most this many nonzeros are never cut
 
   // block: columns per block asked for (0: up to max_lanes x chunk_columns);
   // lanes from the block's width (over `columns_per_load`), up to max_lanes;
@@ -117,24 +102,27 @@ struct SpmmChunkShape {
   }
 };
 
-// Applies beta to every row that chunk boundaries cut (at its first boundary),
-// and counts the boundaries inside rows: a thread per boundary 1 .. chunks - 1,
-// `threads` a team, each with `lanes` vector lanes that scale the row's
-// columns side by side. One thread storing all K columns in turn was slow at
-// K = 128 on an H100; a warp's lanes per boundary (the chunk kernel's shape)
-// were slow at K = 8, where they repeat the search on 8x the warps.
+// Applies beta to every row that chunk boundaries cut, and counts the
+// boundaries inside rows: a thread per row of A, `threads` a team, each with
+// `lanes` vector lanes that scale the row's columns side by side. Row i's
+// nonzeros lie on the merge path's diagonals (i + row_map(i), i + row_map(i+1)]
+// (at each of them the row has started and not ended), so the boundaries (the
+// multiples of `items`) there are the ones that cut it: two offsets read side
+// by side decide it, with no search. A thread per boundary, each searching the
+// merge path for its row, took up to 60 us more on R-MAT 18 on an H200
+// (README "SpMM"). One thread storing all K columns in turn was slow at K = 128
+// on an H100.
 template <class Exec, class RowMap, class YView>
 struct SpmmCutRows {
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using S = typename YView::non_const_value_type;
   using value_type = std::uint64_t;
   RowMap row_map;
-  std::int64_t rows, nnz, items, chunks;
+  std::int64_t rows, items;
   int threads, lanes;
   YView Y;
   S beta;
   bool scale;  // beta != 1
-  std::int64_t snap;  // SpmmChunkShape::snap
 
   // Lanes for K columns: about 8 columns a lane, at most `most` lanes.
   static int lanes_for(int K, int most) {
@@ -143,35 +131,33 @@ struct SpmmCutRows {
     return v;
   }
 
-  // Boundary t: whether it lies inside a row (beta applied at the row's first).
-  KOKKOS_INLINE_FUNCTION bool cut(const Member& team, std::int64_t t) const {
-    if (t >= chunks) return false;
-    const std::int64_t d = t * items;  // 0 < t < chunks: inside the path
-    std::int64_t i = 0, j = 0;
-    merge_path_search(row_map, rows, nnz, d, i, j);
-    spmm_snap_boundary(row_map, rows, snap, i, j);
-    const SpmmBoundary b = spmm_boundary(row_map, rows, items, d, i, j);
-    if (scale && b == SpmmBoundary::first_in_row) {
+  // Row i: how many boundaries lie inside it (beta applied when any does).
+  KOKKOS_INLINE_FUNCTION std::uint64_t cut(const Member& team, std::int64_t i) const {
+    if (i >= rows) return 0;
+    const std::int64_t first = i + static_cast<std::int64_t>(row_map(i));
+    const std::int64_t last = i + static_cast<std::int64_t>(row_map(i + 1));
+    const std::int64_t inside = last / items - first / items;
+    if (scale && inside > 0) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, static_cast<int>(Y.extent(1))),
                            [&](const int k) { spmm_scale(Y(i, k), beta); });
     }
-    return b != SpmmBoundary::between_rows;
+    return static_cast<std::uint64_t>(inside);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team, std::uint64_t& inside) const {
-    const std::int64_t first = 1 + team.league_rank() * std::int64_t(threads);
+    const std::int64_t first = team.league_rank() * std::int64_t(threads);
     std::uint64_t count = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, threads),
         [&](const int u, std::uint64_t& n) {
-          const bool inner = cut(team, first + u);
-          Kokkos::single(Kokkos::PerThread(team), [&]() { n += inner ? 1 : 0; });
+          const std::uint64_t here = cut(team, first + u);
+          Kokkos::single(Kokkos::PerThread(team), [&]() { n += here; });
         },
         count);
     Kokkos::single(Kokkos::PerTeam(team), [&]() { inside += count; });
   }
   KOKKOS_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t first = 1 + team.league_rank() * std::int64_t(threads);
+    const std::int64_t first = team.league_rank() * std::int64_t(threads);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, threads),
                          [&](const int u) { cut(team, first + u); });
   }
@@ -267,8 +253,6 @@ struct SpmmThreadChunks {
       const std::int64_t lo = d1 - nnz > i0 ? d1 - nnz : i0;
       const std::int64_t hi = i0 + (d1 - d0) < rows ? i0 + (d1 - d0) : rows;
       merge_path_search_between(row_map, lo, hi, d1, i1, j1);
-      spmm_snap_boundary(row_map, rows, shape.snap, i0, j0);
-      spmm_snap_boundary(row_map, rows, shape.snap, i1, j1);
       const bool first_cut = i0 < rows && j0 > static_cast<std::int64_t>(row_map(i0));
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, shape.lanes), [&](int lane) {
         const int k0 = kb + lane * Pair;
