@@ -291,9 +291,9 @@ TEST(Spmm, ChunkKernelColumnBlocks) {
 
 TEST(Spmm, ChunkLengthFollowsSizeAndK) {
   // Merge-path steps (rows + nonzeros) per chunk when the caller sets none: 16
-  // below 2^16 steps; K <= 8 32 beyond 2^20; K <= 32 16 below 2^18, 32 below
-  // 2^21, 64 beyond; wider K 32 below 2^18, 64 beyond. And the vector lanes a
-  // chunk takes.
+  // below 2^16 steps; K <= 8 32 beyond 2^20; K <= 16 16 below 2^18, and
+  // 16 < K <= 32 16 below 2^20, then 32 below 2^21, 64 beyond; wider K 32 below
+  // 2^18, 64 beyond. And the vector lanes a chunk takes.
   struct Case {
     std::int64_t rows;
     int K;
@@ -303,9 +303,9 @@ TEST(Spmm, ChunkLengthFollowsSizeAndK) {
   const int space_lanes = libra::LaunchTraits<Exec>::vector_lanes;
   for (const Case& c :
        {Case{300, 8, 16, 8}, Case{300, 32, 16, 16}, Case{20000, 8, 16, 8},
-        Case{20000, 32, 16, 16}, Case{20000, 128, 32, 32}, Case{60000, 32, 32, 16},
+        Case{20000, 32, 16, 16}, Case{20000, 128, 32, 32}, Case{60000, 32, 16, 8},
         Case{60000, 128, 64, 32}, Case{200000, 8, 32, 8},
-        // 2^20 steps and more at 16 < K <= 32: 8 lanes, four chunks a warp.
+        // From 2^18 steps at 16 < K <= 32: 8 lanes, four chunks a warp.
         Case{340000, 32, 64, 8}}) {
     const auto a = libra::ref::random(c.rows, 500, 6, 19);
     const std::int64_t steps = a.rows + a.nnz();

@@ -59,12 +59,14 @@ KOKKOS_INLINE_FUNCTION ColumnRun<typename XView::non_const_value_type, Pair> loa
 // steps and 64 beyond. K = 32 (git 85c003b, 8 matrices): 16 below 256k steps
 // (bcsstk13, crack, facebook_combined, fe_4elt2 0.83-0.91x the time of 32), 32
 // at 415k-600k (ca-AstroPh, bcsstk33: 0.89-0.90x that of 64); R-MAT 18 (4.2M)
-// kept 64 in the first sweep, and 2M steps between is a guess.
+// kept 64 in the first sweep, and 2M steps between is a guess. Since 16 < K <=
+// 32 takes 8 lanes from 2^18 steps (spmm_chunk_lanes), 16 steps up to 2^20
+// (H200, perf_tests/report/h200/spmm_f4a1e58/).
 inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
   if (steps < (std::int64_t(1) << 16)) return 16;
   if (K <= 8) return steps < (std::int64_t(1) << 20) ? 16 : 32;
   if (K <= 32) {
-    if (steps < (std::int64_t(1) << 18)) return 16;
+    if (steps < (std::int64_t(1) << (K > 16 ? 20 : 18))) return 16;
     return steps < (std::int64_t(1) << 21) ? 32 : 64;
   }
   return steps < (std::int64_t(1) << 18) ? 32 : 64;
@@ -72,12 +74,13 @@ inline std::int64_t spmm_chunk_items(std::int64_t steps, int K) {
 
 // The most vector lanes a thread of the chunk kernel takes on a GPU, for
 // `steps` merge-path steps and K columns (gpu_lanes: a warp's). With paired
-// loads at 16 < K <= 32, 16 lanes load a row of X per nonzero; on merge paths of
-// 2^20 steps and more, 8 lanes (two loads each a nonzero, four chunks a warp)
-// took 0.86-0.92x the time on an H200 (R-MAT 17-19) and lost on the smaller
-// shared matrices (perf_tests/report/h200/spmm_f4a1e58/README.md).
+// loads at 16 < K <= 32, 16 lanes load a row of X per nonzero; from 2^18 steps,
+// 8 lanes (two loads each a nonzero, four chunks a warp) took 0.86-0.92x the
+// time on an H200 on R-MAT 17-19 and, with chunks of 16 steps up to 2^20
+// (spmm_chunk_items), 0.89-0.99x on bcsstk33, ca-AstroPh, email-Enron,
+// luxembourg and R-MAT 16; below 2^18 they lost (perf_tests/report/h200/spmm_f4a1e58/).
 inline int spmm_chunk_lanes(std::int64_t steps, int K, bool paired, int gpu_lanes) {
-  if (paired && K > 16 && K <= 32 && steps >= (std::int64_t(1) << 20))
+  if (paired && K > 16 && K <= 32 && steps >= (std::int64_t(1) << 18))
     return std::min(8, gpu_lanes);
   return gpu_lanes;
 }
