@@ -3,7 +3,10 @@
 // (their lengths differ), the K columns of X in blocks of accumulators that stay
 // in registers. With LayoutRight X the block is a contiguous piece of X(c, :),
 // and the innermost loop vectorises; with LayoutLeft the block reads a few
-// columns of X at once (a few streams), so it is narrower.
+// columns of X at once (a few streams), so it is narrower, and the blocks go
+// outermost: an iteration is (block, row), so that a pass over the rows reads
+// 8 columns of X and writes 8 of Y instead of all K of each (K = 32 and 128
+// kept 64 and 256 streams going, which the prefetchers cannot follow).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -20,20 +23,45 @@ template <class AType, class XView, class YView>
 struct SpmmHostRows {
   using S = typename YView::non_const_value_type;
   static constexpr int block = spmm_host_block<typename XView::array_layout>;
+  // Blocks of columns outermost (LayoutLeft X): iterations are (block, row).
+  static constexpr bool blocks_outer =
+      std::is_same<typename XView::array_layout, Kokkos::LayoutLeft>::value;
   typename AType::row_map_type row_map;
   typename AType::index_type col_idx;
   typename AType::values_type values;
   XView X;
   YView Y;
   S alpha, beta;
+  std::int64_t rows;
 
-  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+  // Iterations: rows, or with blocks outermost rows x blocks of columns.
+  static std::int64_t iterations(std::int64_t rows, std::int64_t K) {
+    return blocks_outer ? rows * ((K + block - 1) / block) : rows;
+  }
+
+  KOKKOS_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
+    if constexpr (blocks_outer) {
+      if (K <= block) {  // one block: no division a row (it showed at K = 8)
+        row(t, 0, K);
+        return;
+      }
+      const std::int64_t b = t / rows;
+      const std::int64_t k0 = b * block;
+      row(t - b * rows, k0, k0 + block < K ? k0 + block : K);
+    } else {
+      row(t, 0, K);
+    }
+  }
+
+  // Row i's columns [kbegin, kend) of Y, a block at a time.
+  KOKKOS_INLINE_FUNCTION void row(const std::int64_t i, const std::int64_t kbegin,
+                                  const std::int64_t kend) const {
     const auto begin = row_map(i);
     const auto end = row_map(i + 1);
-    const std::int64_t K = static_cast<std::int64_t>(Y.extent(1));
-    for (std::int64_t k0 = 0; k0 < K; k0 += block) {
+    for (std::int64_t k0 = kbegin; k0 < kend; k0 += block) {
       S acc[block];
-      const int kb = K - k0 < block ? static_cast<int>(K - k0) : block;
+      const int kb = kend - k0 < block ? static_cast<int>(kend - k0) : block;
       if (kb == block) {  // the common case: a fixed trip count the compiler unrolls
         for (int kk = 0; kk < block; ++kk) acc[kk] = S(0);
         for (auto p = begin; p < end; ++p) {
@@ -63,10 +91,11 @@ template <class Exec, class AType, class XView, class YView>
 void spmm_host_rows(const Exec& exec, const AType& A, const XView& X, const YView& Y,
                     typename YView::non_const_value_type alpha,
                     typename YView::non_const_value_type beta) {
-  dynamic_for("libra::spmm::host_rows", exec, 0, static_cast<std::int64_t>(A.num_rows),
-              16,
-              SpmmHostRows<AType, XView, YView>{A.row_map, A.col_idx, A.values, X, Y,
-                                                alpha, beta});
+  using Kernel = SpmmHostRows<AType, XView, YView>;
+  const std::int64_t rows = static_cast<std::int64_t>(A.num_rows);
+  dynamic_for("libra::spmm::host_rows", exec, 0,
+              Kernel::iterations(rows, static_cast<std::int64_t>(Y.extent(1))), 16,
+              Kernel{A.row_map, A.col_idx, A.values, X, Y, alpha, beta, rows});
 }
 
 }  // namespace libra::impl
