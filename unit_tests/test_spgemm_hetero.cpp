@@ -123,7 +123,11 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
     // One device SpGEMM on A and B (in core: the default budget holds them).
     EXPECT_EQ(all.device_only, all.products > 0);
     const auto part = check(c, c.A, c.B, with_share(0.3), nullptr);
-    EXPECT_FALSE(part.host_only || part.device_only);
+    // A split, unless the device's prefix takes every row (a tiny matrix whose
+    // first row holds 30% of the products) or none (30% of the products is
+    // below one): then one side alone.
+    EXPECT_EQ(part.host_only, part.device_products == 0);
+    EXPECT_EQ(part.device_only, part.products > 0 && part.host_products == 0);
     // The device's prefix is the first one reaching 30% of the products.
     if (part.products > 0) {
       EXPECT_GE(part.device_products, static_cast<std::uint64_t>(0.3 * part.products));
@@ -140,13 +144,29 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
 
 // A measured R is the choice the model (impl/hetero_choice.hpp) expects to be
 // fastest: the host alone, the device alone, or a split at K / (K + 1).
-void expect_modelled_choice(const libra::HeteroStats& st, double split_gain) {
+// The ranking's position where R = K / (K + 1) cuts it.
+std::size_t modelled_cut(const Case& c, const libra::HeteroStats& st,
+                         std::size_t* rows = nullptr) {
+  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+  const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
+  if (rows) *rows = order.size();
+  return order.position_of(st.k / (st.k + 1) * static_cast<double>(order.total));
+}
+
+void expect_modelled_choice(const Case& c, const libra::HeteroStats& st,
+                            double split_gain) {
   const double best = std::min(st.model_host_only, st.model_device_only);
   if (st.gpu_share > 0 && st.gpu_share < 1) {
     EXPECT_NEAR(st.gpu_share, st.k / (st.k + 1), 1e-12);
     EXPECT_LT(st.model_split, split_gain * best);
+  } else if (st.model_split < split_gain * best) {
+    // A split that would leave a side no row: the other side alone.
+    std::size_t rows = 0;
+    const std::size_t at = modelled_cut(c, st, &rows);
+    EXPECT_TRUE(at == 0 || at >= rows);
+    EXPECT_EQ(st.gpu_share, at == 0 ? 0 : 1);
   } else {
-    EXPECT_GE(st.model_split, split_gain * best);
     EXPECT_EQ(st.gpu_share == 1, st.model_device_only <= st.model_host_only);
   }
 }
@@ -158,31 +178,49 @@ libra::HeteroOptions calibrating(double split_gain = 0.9) {
   return o;
 }
 
-// A calibration's rows: every stride-th position of the ranking from `first`.
-TEST(SpgemmHetero, CalibrationSamplesEveryStrideThRow) {
-  libra::impl::HeteroOrder o;
-  o.rows = Kokkos::View<std::int64_t*, Kokkos::HostSpace>("rows", 5);
-  o.cum = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>("cum", 6);
-  const std::int64_t rows[] = {5, 3, 9, 1, 7};
-  const std::uint64_t products[] = {2, 4, 1, 3, 5};
-  for (int p = 0; p < 5; ++p) {
-    o.rows(p) = rows[p];
-    o.cum(p + 1) = o.cum(p) + products[p];
+// A calibration's rows: runs of consecutive rows of A, rows without products
+// left out, runs never overlapping; and A * B's totals in one pass, serial and
+// parallel. A is 16 x 4 with row i's one entry in column i % 4 (rows 5 and 9
+// empty), B's row k has k entries: row i brings i % 4 products.
+TEST(SpgemmHetero, CalibrationSamplesRunsOfConsecutiveRows) {
+  std::vector<libra::ref::Triplet> a, b;
+  for (int i = 0; i < 16; ++i)
+    if (i != 5 && i != 9) a.emplace_back(i, i % 4, 1.0);
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < k; ++j) b.emplace_back(k, j, 1.0);
+  const auto A = libra::test::from_ref<double, int, int, HostMatrix::device_type>(
+      libra::ref::from_triplets(16, 4, a));
+  const auto B = libra::test::from_ref<double, int, int, HostMatrix::device_type>(
+      libra::ref::from_triplets(4, 4, b));
+  const auto rows_of = [](const libra::impl::HeteroOrder& o) {
+    return std::vector<std::int64_t>(o.rows.data(), o.rows.data() + o.size());
+  };
+  const auto cum_of = [](const libra::impl::HeteroOrder& o) {
+    return std::vector<std::uint64_t>(o.cum.data(), o.cum.data() + o.cum.extent(0));
+  };
+  // Two runs of 16 * 0.25 / 2 = 2 rows, from rows 2 and 10.
+  auto s = libra::impl::block_sample(A, B, 0.25, 2, 0.25);
+  EXPECT_EQ(rows_of(s), (std::vector<std::int64_t>{2, 3, 10, 11}));
+  EXPECT_EQ(cum_of(s), (std::vector<std::uint64_t>{0, 2, 5, 7, 10}));
+  EXPECT_EQ(s.total, 10u);
+  // From rows 4 and 12: rows 4, 5 and 12 bring nothing.
+  s = libra::impl::block_sample(A, B, 0.25, 2, 0.5);
+  EXPECT_EQ(rows_of(s), (std::vector<std::int64_t>{13}));
+  EXPECT_EQ(s.total, 1u);
+  // Runs of 12 rows from rows 2 and 10: the second starts where the first ended.
+  s = libra::impl::block_sample(A, B, 1.5, 2, 0.25);
+  EXPECT_EQ(rows_of(s), (std::vector<std::int64_t>{2, 3, 6, 7, 10, 11, 13, 14, 15}));
+  EXPECT_EQ(s.total, 2u + 3 + 2 + 3 + 2 + 3 + 1 + 2 + 3);
+  // Runs of 4 from rows 3, 7, 11 and 15 (the last cut at the end).
+  s = libra::impl::block_sample(A, B, 1.0, 4, 0.9);
+  EXPECT_EQ(rows_of(s), (std::vector<std::int64_t>{3, 6, 7, 10, 11, 13, 14, 15}));
+  EXPECT_EQ(s.total, 19u);
+
+  for (const std::uint64_t serial_below : {std::uint64_t(0), std::uint64_t(1) << 15}) {
+    const auto t = libra::impl::product_totals(HostExec(), A, B, serial_below);
+    EXPECT_EQ(t.products, 4u * (1 + 2 + 3) - 1 - 1);  // rows 5 and 9 are empty
+    EXPECT_EQ(t.rows, 10u);  // 12 rows with i % 4 != 0, less rows 5 and 9
   }
-  o.total = o.cum(5);
-  const auto even = libra::impl::sample_order(o, 0, 2);
-  ASSERT_EQ(even.size(), 3u);
-  EXPECT_EQ(even.rows(0), 5);
-  EXPECT_EQ(even.rows(1), 9);
-  EXPECT_EQ(even.rows(2), 7);
-  EXPECT_EQ(even.products(0, 3), 8u);  // 2 + 1 + 5
-  EXPECT_EQ(even.products(1, 2), 1u);
-  const auto odd = libra::impl::sample_order(o, 1, 2);
-  ASSERT_EQ(odd.size(), 2u);
-  EXPECT_EQ(odd.rows(0), 3);
-  EXPECT_EQ(odd.rows(1), 1);
-  EXPECT_EQ(odd.total, 7u);  // 4 + 3
-  EXPECT_EQ(libra::impl::sample_order(o, 5, 2).size(), 0u);
 }
 
 // The fit through a side's two calibration calls, and the model with fixed
@@ -232,7 +270,7 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
     const auto first = check(c, c.A, c.B, {}, &handle);
     if (first.calibrated) {
       EXPECT_GT(first.k, 0);
-      expect_modelled_choice(first, 0.9);
+      expect_modelled_choice(c, first, 0.9);
       EXPECT_GT(first.seconds_calibration, 0);
       EXPECT_EQ(handle.k(), first.k);
       // The second call chooses from the kept rates without calibrating.
@@ -243,7 +281,7 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
       EXPECT_GE(first.model_fixed_host, 0);
       EXPECT_EQ(second.model_fixed_device, first.model_fixed_device);
       EXPECT_EQ(second.model_fixed_host, first.model_fixed_host);
-      expect_modelled_choice(second, 0.9);
+      expect_modelled_choice(c, second, 0.9);
     } else {
       // Fewer than two rows with products: the device takes them.
       EXPECT_EQ(first.gpu_share, 1);
@@ -252,18 +290,22 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
   }
 }
 
-// A split forced by a generous margin gives both sides rows; a margin of 0
-// never splits, and the side chosen takes A and B whole.
+// A split forced by a generous margin gives both sides rows (unless R falls
+// inside the ranking's first or last row, which makes it that side alone); a
+// margin of 0 never splits, and the side chosen takes A and B whole.
 TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
+  int splits = 0, calibrated = 0;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
     const auto split = check(c, c.A, c.B, calibrating(1e30), nullptr);
     if (split.calibrated) {
-      expect_modelled_choice(split, 1e30);
-      EXPECT_GT(split.gpu_share, 0);
-      EXPECT_LT(split.gpu_share, 1);
-      // The device computed the ranking's rows up to R of the products, the
-      // host the rest (none when R falls inside the last row: lp_afiro).
+      ++calibrated;
+      expect_modelled_choice(c, split, 1e30);
+      if (split.gpu_share == 0 || split.gpu_share == 1) {
+        EXPECT_TRUE(split.device_only || split.host_only);
+        continue;  // R inside the first or last row
+      }
+      ++splits;
       const HostMatrix Ah =
           libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
       const HostMatrix Bh =
@@ -271,6 +313,10 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
       const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
       const std::size_t at =
           order.position_of(split.gpu_share * static_cast<double>(order.total));
+      EXPECT_GT(split.gpu_share, 0);
+      EXPECT_LT(split.gpu_share, 1);
+      // The device computed the ranking's rows up to R of the products, the
+      // host the rest.
       EXPECT_GT(split.device_products, 0u);
       EXPECT_EQ(split.device_products, order.cum(at));
       EXPECT_EQ(split.host_products, order.total - order.cum(at));
@@ -278,11 +324,13 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
     }
     const auto single = check(c, c.A, c.B, calibrating(0), nullptr);
     if (single.calibrated) {
-      expect_modelled_choice(single, 0);
+      expect_modelled_choice(c, single, 0);
       EXPECT_TRUE(single.device_only || single.host_only);
       EXPECT_EQ(single.device_only, single.gpu_share == 1);
     }
   }
+  // Most matrices split: a split that gives a side nothing is the exception.
+  EXPECT_GT(splits, calibrated / 2);
 }
 
 // Small products (below split_min_products) go uncalibrated to the side whose

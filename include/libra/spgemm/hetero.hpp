@@ -295,19 +295,19 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   impl::HostSide<S, O, Off, HostExec> host_side(host, order, Ah, Bh, host_options);
 
   if (R < 0) {
-    // Measured now, on a sample of the ranking's rows for each side.
-    // Each side measures every stride-th row of the ranking (the host from
-    // stride / 2, the device from position 0 with a stride
-    // Tuning::device_calibration_scale times shorter): sparse and dense rows
-    // as in the whole. Their rows of C are not kept: whichever way the
-    // product then runs, it computes every row once more.
-    const auto stride = static_cast<std::size_t>(
-        std::max(2.0, std::floor(1.0 / options.calibration_share)));
-    const auto dev_stride = static_cast<std::size_t>(std::max(
-        1.0, std::floor(static_cast<double>(stride) /
-                        std::max(1.0, options.tuning.device_calibration_scale))));
-    const impl::HeteroOrder dev_rows = impl::sample_order(order, 0, dev_stride);
-    const impl::HeteroOrder host_rows = impl::sample_order(order, stride / 2, stride);
+    // Measured now, each side on runs of consecutive rows of A
+    // (impl::block_sample): the host on calibration_share of the rows, the
+    // device on Tuning::device_calibration_scale times more, their runs
+    // interleaved. Their rows of C are not kept: whichever way the product
+    // then runs, it computes every row once more.
+    constexpr std::size_t calibration_runs = 8;
+    const double dev_share =
+        std::min(0.5, options.calibration_share *
+                          std::max(1.0, options.tuning.device_calibration_scale));
+    const impl::HeteroOrder dev_rows =
+        impl::block_sample(Ah, Bh, dev_share, calibration_runs, 0.25);
+    const impl::HeteroOrder host_rows =
+        impl::block_sample(Ah, Bh, options.calibration_share, calibration_runs, 0.75);
     if (dev_rows.size() >= 1 && host_rows.size() >= 1) {
       Kokkos::Timer calibration;
       dev_side.load_b();
@@ -369,6 +369,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     }
   }
 
+  // A split that leaves one side no row (R inside the ranking's first or last
+  // row) is the other side alone.
+  if (R > 0 && R < 1) {
+    const std::size_t at = order.position_of(R * static_cast<double>(order.total));
+    if (at == 0) R = 0;
+    if (at >= order.size()) R = 1;
+  }
   // One side takes everything: one SpGEMM on A and B as they are, C straight
   // into its arrays (no gather, no pieces).
   if (R <= 0) return host_alone();

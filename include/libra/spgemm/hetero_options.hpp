@@ -30,9 +30,8 @@ struct HeteroOptions {
   // each, A streamed in and C assembled in host memory (out-of-core); B must
   // fit half of the budget.
   std::size_t device_memory = 0;
-  // About the share of the products each side computes to measure K: every
-  // (1 / share)-th row of the ranking, the device's from the first, the host's
-  // from the middle of the first stride (their rows of C are not kept).
+  // The share of A's rows the host computes to measure K, in eight runs of
+  // consecutive rows spread over A (their rows of C are not kept).
   double calibration_share = 0.02;
 
   struct Tuning {
