@@ -176,6 +176,8 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["model_fixed_device_ms"] = st.model_fixed_device * 1e3;
   state.counters["model_fixed_host_ms"] = st.model_fixed_host * 1e3;
   state.counters["calib_ms"] = st.seconds_calibration * 1e3;
+  state.counters["calib_device_ms"] = st.seconds_calibration_device * 1e3;
+  state.counters["calib_host_ms"] = st.seconds_calibration_host * 1e3;
   state.counters["device_ms"] = st.seconds_device * 1e3;
   state.counters["device_compute_ms"] = st.seconds_device_compute * 1e3;
   state.counters["copy_out_ms"] = st.seconds_copy_out * 1e3;

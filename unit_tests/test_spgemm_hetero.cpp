@@ -272,6 +272,10 @@ TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
       EXPECT_GT(first.k, 0);
       expect_modelled_choice(c, first, 0.9);
       EXPECT_GT(first.seconds_calibration, 0);
+      EXPECT_GT(first.seconds_calibration_device, 0);
+      EXPECT_GT(first.seconds_calibration_host, 0);
+      EXPECT_LE(first.seconds_calibration_device + first.seconds_calibration_host,
+                first.seconds_calibration);
       EXPECT_EQ(handle.k(), first.k);
       // The second call chooses from the kept rates without calibrating.
       const auto second = check(c, c.A, c.B, {}, &handle);

@@ -339,6 +339,8 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       host_cal.run(host_one, host_rows.size());
       t_host[1] = t.seconds();
       st.seconds_calibration = calibration.seconds();
+      st.seconds_calibration_device = t_dev[0] + t_dev[1];
+      st.seconds_calibration_host = t_host[0] + t_host[1];
       const auto fit = [](const double* t, std::uint64_t one, std::uint64_t all) {
         if (one == 0) {  // a share of one row: no fixed cost told apart
           return impl::SideFit{std::max(t[1], 1e-9) / static_cast<double>(all), 0};

@@ -132,9 +132,11 @@ struct HeteroStats {
   double seconds_device_compute = 0;
   double seconds_copy_out = 0;
   double seconds_calibration = 0;  // both sides' calibration panels
-  double seconds_device = 0;       // the device side after calibration
-  double seconds_host = 0;         // the host side after calibration
-  double seconds_assemble = 0;     // C from the pieces
+  // Of which each side's two calls (B's upload is the device's rest).
+  double seconds_calibration_device = 0, seconds_calibration_host = 0;
+  double seconds_device = 0;    // the device side after calibration
+  double seconds_host = 0;      // the host side after calibration
+  double seconds_assemble = 0;  // C from the pieces
   double seconds_total = 0;
   // The share of the copies' time hidden behind compute.
   double overlap() const {
