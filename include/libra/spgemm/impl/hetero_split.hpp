@@ -94,9 +94,11 @@ HeteroOrder block_sample(const Csr& A, const Csr& B, double share, std::size_t b
 
 // A * B's products and the rows of A that have any (A and B host-accessible,
 // Exec a host space): what decides R before any ranking. One pass; on the
-// calling thread when A is small, where a parallel region's start would cost
-// more than the pass (products decide whether a small product goes to the host
-// alone, so this is most of what such a call adds to the host's SpGEMM).
+// calling thread below 2^12 nonzeros of A, where a parallel region's start
+// costs more than the pass (products decide whether a small product goes to
+// the host alone, so this is most of what such a call adds to the host's
+// SpGEMM). Up to 2^15 on the calling thread added 50-90 us to add32 and
+// bcsstk21 on the H200 machine's host (16 cores): more than two parallel passes.
 struct ProductTotals {
   std::uint64_t products = 0;
   std::uint64_t rows = 0;
@@ -130,7 +132,7 @@ struct ProductTotalsPass {
 };
 template <class Exec, class Csr>
 ProductTotals product_totals(const Exec& exec, const Csr& A, const Csr& B,
-                             const std::uint64_t serial_below = std::uint64_t(1) << 15) {
+                             const std::uint64_t serial_below = std::uint64_t(1) << 12) {
   const ProductTotalsPass<decltype(A.row_map), decltype(A.col_idx)> pass{
       A.row_map, A.col_idx, B.row_map};
   ProductTotals t;
