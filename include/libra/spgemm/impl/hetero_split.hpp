@@ -44,6 +44,18 @@ struct HeteroOrder {
   }
 };
 
+// Row i of A * B's products: the lengths of the rows of B that A(i,:) selects.
+template <class RowMap, class ColIdx, class BRowMap>
+KOKKOS_INLINE_FUNCTION std::uint64_t row_product_count(const RowMap& a_rm,
+                                                       const ColIdx& a_col,
+                                                       const BRowMap& b_rm,
+                                                       const std::int64_t i) {
+  std::uint64_t p = 0;
+  for (auto q = a_rm(i); q < a_rm(i + 1); ++q)
+    p += static_cast<std::uint64_t>(b_rm(a_col(q) + 1) - b_rm(a_col(q)));
+  return p;
+}
+
 // A calibration's rows: `blocks` runs of consecutive rows of A spread evenly
 // over it (run j starts (j + phase) / blocks of the way down), about `share` of
 // A's rows in all, rows without products left out. A side alone multiplies A
@@ -69,10 +81,8 @@ HeteroOrder block_sample(const Csr& A, const Csr& B, double share, std::size_t b
     const std::size_t first = std::max(next, std::min(at, n));
     const std::size_t last = std::min(n, first + run);
     for (std::size_t i = first; i < last; ++i) {
-      std::uint64_t p = 0;
-      for (auto q = A.row_map(i); q < A.row_map(i + 1); ++q)
-        p += static_cast<std::uint64_t>(B.row_map(A.col_idx(q) + 1) -
-                                        B.row_map(A.col_idx(q)));
+      const std::uint64_t p = row_product_count(A.row_map, A.col_idx, B.row_map,
+                                                static_cast<std::int64_t>(i));
       if (p == 0) continue;
       rows.push_back(static_cast<std::int64_t>(i));
       cum.push_back(cum.back() + p);
@@ -110,9 +120,7 @@ struct ProductTotalsPass {
   ColIdx a_col;
   RowMap b_rm;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& t) const {
-    std::uint64_t p = 0;
-    for (auto q = a_rm(i); q < a_rm(i + 1); ++q)
-      p += static_cast<std::uint64_t>(b_rm(a_col(q) + 1) - b_rm(a_col(q)));
+    const std::uint64_t p = row_product_count(a_rm, a_col, b_rm, i);
     t.products += p;
     t.rows += p > 0;
   }
