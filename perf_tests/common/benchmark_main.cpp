@@ -22,6 +22,7 @@
 
 #include "harness.hpp"
 #include "libra/core/error.hpp"
+#include "libra/util/result_memory.hpp"
 #include "libra/version.hpp"
 #include "libra_bench/build_info.hpp"
 
@@ -46,6 +47,35 @@ T parse_flag(const std::string& text, const char* flag) {
     throw ArgumentError(std::string(flag) + ": '" + text + "' is not a number");
   }
   return value;
+}
+
+// LIBRA_BENCH_RESULT_REUSE=never|always|automatic: whether Libra's returned
+// arrays (a product's C) reuse the memory of dropped ones (util/result_memory.hpp;
+// unset: automatic, GPUs only), so that a report can time both.
+void take_result_reuse() {
+  const char* text = std::getenv("LIBRA_BENCH_RESULT_REUSE");
+  const std::string mode = text && *text ? text : "automatic";
+  if (mode == "never") {
+    set_result_memory_reuse(ResultMemoryReuse::never);
+  } else if (mode == "always") {
+    set_result_memory_reuse(ResultMemoryReuse::always);
+  } else if (mode == "automatic") {
+    set_result_memory_reuse(ResultMemoryReuse::automatic);
+  } else {
+    throw ArgumentError("LIBRA_BENCH_RESULT_REUSE='" + mode +
+                        "' is not never, always or automatic");
+  }
+}
+
+const char* result_reuse_name() {
+  switch (result_memory_reuse()) {
+    case ResultMemoryReuse::never:
+      return "never";
+    case ResultMemoryReuse::always:
+      return "always";
+    default:
+      return "automatic";
+  }
 }
 
 std::string kokkos_version() {
@@ -140,6 +170,7 @@ void add_context() {
                                   " OMP_PLACES=" + env_or("OMP_PLACES", "") +
                                   " OMP_NUM_THREADS=" + env_or("OMP_NUM_THREADS", ""));
   benchmark::AddCustomContext("cpu_model", cpu_model());
+  benchmark::AddCustomContext("result_memory_reuse", result_reuse_name());
 #if defined(KOKKOS_ENABLE_CUDA)
   add_cuda_context();
 #endif
@@ -148,6 +179,7 @@ void add_context() {
 }  // namespace
 
 Options take_options(int& argc, char** argv) {
+  take_result_reuse();
   Options o;
   o.default_matrix_dir = LIBRA_BENCH_MATRICES;
   int kept = 1;

@@ -28,6 +28,7 @@
 #include "libra/diag/options.hpp"
 #include "libra/format/diagonal.hpp"
 #include "libra/format/impl/diagonal.hpp"
+#include "libra/util/result_memory.hpp"
 
 namespace libra {
 
@@ -200,9 +201,8 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
   const std::uint64_t stored = checked_mul(
       c_diag.extent(0), static_cast<std::uint64_t>(n), "cdm_gemm: values of C");
   impl::check_product_bytes(exec, stored, sizeof(S), options.memory_budget, "cdm_gemm");
-  typename M::values_type values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diag::cdm::C"),
-      c_diag.extent(0), static_cast<std::size_t>(n));
+  const typename M::values_type values = impl::result_view2<S, mem>(
+      "libra::diag::cdm::C", c_diag.extent(0), static_cast<std::size_t>(n));
   M C(A.num_rows, c_diag, values);
   st.diagonals_c = c_diag.extent(0);
   st.stored_c = stored;
@@ -318,7 +318,9 @@ DiagonalMatrix<S, O, Off, D> hm_gemm(
   const std::uint64_t stored =
       impl::diagonal_starts(exec, c_diag, m, n, start, "hm_gemm: values of C");
   impl::check_product_bytes(exec, stored, sizeof(S), options.memory_budget, "hm_gemm");
-  typename M::values_type values("libra::diag::hm::C", stored);
+  const typename M::values_type values =
+      impl::result_view<S, mem>("libra::diag::hm::C", static_cast<std::size_t>(stored));
+  Kokkos::deep_copy(exec, values, S(0));  // the products add into it
   M C(static_cast<O>(m), static_cast<O>(n), c_diag, start, values);
   st.diagonals_c = c_diag.extent(0);
   st.stored_c = stored;

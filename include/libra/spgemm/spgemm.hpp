@@ -29,6 +29,7 @@
 #include "libra/spgemm/impl/panel.hpp"
 #include "libra/spgemm/impl/panel_small.hpp"
 #include "libra/spgemm/options.hpp"
+#include "libra/util/result_memory.hpp"
 
 namespace libra {
 
@@ -107,7 +108,8 @@ void spgemm_symbolic(const Exec& exec, SpgemmHandle<S, O, Off, D>& handle,
   st.nnz_c = nnz;
   if (values.extent(0) != nnz) {
     values = typename Csr<S, O, Off, D>::values_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+        impl::result_view<S, typename Csr<S, O, Off, D>::values_type::memory_space>(
+            "libra::spgemm::C::values", nnz));
   }
   C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, c.row_map, c.col, values);
   st.peak_bytes = workspace.peak_bytes();

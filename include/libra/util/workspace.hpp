@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "libra/util/result_memory.hpp"
+
 namespace libra::impl {
 
 inline constexpr std::size_t workspace_alignment = 256;
@@ -314,11 +316,13 @@ class TempsFrame {
 
 namespace libra {
 
-// Frees the memory Libra keeps cached for temporaries in MemSpace (at most 2 GiB
-// of device or 512 MiB of host memory; freed anyway by Kokkos::finalize).
+// Frees the memory Libra keeps cached in MemSpace: for temporaries (at most 2 GiB
+// of device or 512 MiB of host memory) and the idle slabs of returned arrays
+// (result_memory.hpp); freed anyway by Kokkos::finalize.
 template <class MemSpace = Kokkos::DefaultExecutionSpace::memory_space>
 void release_cached_memory() {
   impl::BlockCache<MemSpace>::instance().clear();
+  release_result_memory<MemSpace>();
 }
 
 }  // namespace libra

@@ -12,6 +12,7 @@
 #include "libra/format/csr.hpp"
 #include "libra/format/diagonal.hpp"
 #include "libra/format/impl/row_builder.hpp"
+#include "libra/util/result_memory.hpp"
 
 namespace libra::impl {
 
@@ -59,9 +60,9 @@ Kokkos::View<O*, Mem> list_flagged(const Exec& exec, const Kokkos::View<O*, Mem>
       },
       count);
   checked_cast<O>(count, what);
-  Kokkos::View<O*, Mem> list(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diagonal::diag"),
-      static_cast<std::size_t>(count));
+  // Returned to the caller (a matrix's list of diagonals).
+  const auto list = result_view<O, typename Mem::memory_space>(
+      "libra::diagonal::diag", static_cast<std::size_t>(count));
   Kokkos::parallel_for(
       "libra::diagonal::list", Kokkos::RangePolicy<Exec>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t k) {
@@ -117,8 +118,8 @@ std::uint64_t diagonal_starts(const Exec& exec, const IndexView& diag, std::int6
       KOKKOS_LAMBDA(const std::int64_t s) {
         lengths(s) = diagonal_length<std::int64_t>(rows, cols, diag(s));
       });
-  start = OffsetsView(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diagonal::start"), dg + 1);
+  start = result_view<typename OffsetsView::value_type, mem>(
+      "libra::diagonal::start", static_cast<std::size_t>(dg + 1));
   return exclusive_scan(exec, "libra::diagonal::start", lengths, start, what);
 }
 

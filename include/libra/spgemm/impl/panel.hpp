@@ -27,6 +27,7 @@
 #include "libra/spgemm/impl/row_bins.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 #include "libra/util/huge_pages.hpp"
+#include "libra/util/result_memory.hpp"
 
 namespace libra::impl {
 
@@ -384,8 +385,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", f.unique,
                                              plan.c.row_map, "nnz(C)");
     if (plan.counts_only) return;
-    plan.c.col = Kokkos::View<O*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    plan.c.col = result_view<O, mem>("libra::spgemm::C::col", nnz);
     advise_huge_pages(plan.c.col);  // first touched by the fill below
     f.phase = F::Phase::fill;
     f.c_row_map = plan.c.row_map;
@@ -393,9 +393,7 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
     if (plan.values_in_symbolic) {
       f.phase = F::Phase::fill_values;
       f.sums = plan.sums;
-      plan.c_values = Kokkos::View<S*, mem>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
-          nnz);
+      plan.c_values = result_view<S, mem>("libra::spgemm::C::values", nnz);
       advise_huge_pages(plan.c_values);
       f.c_val = plan.c_values;
       st.paths.accumulate_host_dense += rows;
@@ -438,9 +436,7 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // (A small path that gave up left its row_map: a device free and a new
   // allocation cost more than the product.)
   if (plan.c.row_map.extent(0) != n + 1) {
-    plan.c.row_map = Kokkos::View<Off*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
-        n + 1);
+    plan.c.row_map = result_view<Off, mem>("libra::spgemm::C::row_map", n + 1);
   }
   if (plan.host_dense) {
     if constexpr (is_host_exec<Exec>) panel_symbolic_host(exec, plan, A, B, st);
@@ -463,14 +459,13 @@ void panel_symbolic(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     const std::uint64_t nnz = exclusive_scan(exec, "libra::spgemm::panel::scan", unique,
                                              plan.c.row_map, "nnz(C)");
     if (plan.counts_only) return;
-    plan.c.col = Kokkos::View<O*, mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
+    plan.c.col = result_view<O, mem>("libra::spgemm::C::col", nnz);
     typename Csr::values_type values;
     const bool one_shot = plan.values_in_symbolic;
     if (one_shot) {
       values = typename Csr::values_type(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"),
-          nnz);
+          result_view<S, typename Csr::values_type::memory_space>(
+              "libra::spgemm::C::values", nnz));
       // Rows of C too long for a team's table with values go to the bitmap
       // spill when its bitmap fits team scratch: values in one pass, dense over
       // C's columns (rows that long are).

@@ -35,6 +35,7 @@
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 #include "libra/util/host_copy.hpp"
+#include "libra/util/result_memory.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -166,9 +167,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
   // First, while the device is idle (see the top of the file).
-  auto row_map = Kokkos::View<Off*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
-      n + 1);
+  auto row_map = result_view<Off, mem>("libra::spgemm::C::row_map", n + 1);
   const TempsFrame<mem> frame(temps);
   const auto rp =
       row_products<Exec>(A, B, group_spread_entries(options.tuning.group_spread_entries));
@@ -332,10 +331,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   st.paths.small += n;
   plan.total_products = t(0);
   plan.c.row_map = row_map;
-  plan.c.col = Kokkos::View<O*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), nnz);
-  plan.c_values = Kokkos::View<S*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::values"), nnz);
+  plan.c.col = result_view<O, mem>("libra::spgemm::C::col", nnz);
+  plan.c_values = result_view<S, mem>("libra::spgemm::C::values", nnz);
   if (by_bitmap) {
     st.paths.small_bitmap += n;
     if (bitmap_kind == SmallBitmap::by_column) st.paths.small_by_column += n;

@@ -12,6 +12,7 @@
 #include "libra/core/checked.hpp"
 #include "libra/spgemm/impl/pattern_union.hpp"
 #include "libra/util/host_copy.hpp"
+#include "libra/util/result_memory.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -97,11 +98,8 @@ Pattern concatenate_row_panels(const Exec& exec, const std::vector<std::size_t>&
   for (const auto& part : parts) total += static_cast<std::uint64_t>(part.col.extent(0));
   checked_cast<Off>(total, "nnz(C)");
   Pattern c;
-  c.row_map = Kokkos::View<Off*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::row_map"),
-      num_rows + 1);
-  c.col = Kokkos::View<O*, mem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::spgemm::C::col"), total);
+  c.row_map = result_view<Off, mem>("libra::spgemm::C::row_map", num_rows + 1);
+  c.col = result_view<O, mem>("libra::spgemm::C::col", total);
   std::uint64_t base = 0;
   for (std::size_t m = 0; m < parts.size(); ++m) {
     const auto part_map = parts[m].row_map;

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Tables of result_reuse_ab.sh's JSON: each case's median over the rounds of
+its per-process medians, with C freshly allocated (never) and from reused slabs
+(automatic), beside cuSPARSE measured in the same processes.
+
+    python3 perf_tests/report/result_reuse_tables.py DIR
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+
+def medians(pattern):
+    """{(case, mode): [per-round median ms]} and {case: counters}."""
+    times, counters = {}, {}
+    for path in sorted(glob.glob(pattern)):
+        mode = re.search(r"_(never|automatic)_\d+\.json$", path).group(1)
+        with open(path) as f:
+            data = json.load(f)
+        for b in data.get("benchmarks", []):
+            if b.get("aggregate_name") != "median" or b.get("error_occurred"):
+                continue
+            case = b["run_name"].split("/repeats:")[0]
+            scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b.get("time_unit", "ms")]
+            times.setdefault((case, mode), []).append(b["real_time"] * scale)
+            counters[case] = b
+    return {k: statistics.median(v) for k, v in times.items()}, counters
+
+
+def fmt(x, digits=3):
+    return "-" if x is None else f"{x:.{digits}g}"
+
+
+def spgemm_table(out):
+    t, c = medians(os.path.join(out, "spgemm_*_*.json"))
+    names = sorted({k[0].split("/")[1] for k in t}, key=lambda m: c.get(
+        f"spgemm/{m}/libra_auto", {}).get("nnz_A", 0))
+    print("| matrix | nnz(A) | Libra, C allocated (ms) | Libra, C reused (ms) "
+          "| reused / allocated | cuSPARSE (ms) | cuSPARSE / Libra reused |")
+    print("|---|---|---|---|---|---|---|")
+    for m in names:
+        a = f"spgemm/{m}/libra_auto"
+        cs = f"spgemm/{m}/cusparse"
+        fresh, reused = t.get((a, "never")), t.get((a, "automatic"))
+        cus = [t[k] for k in ((cs, "never"), (cs, "automatic")) if k in t]
+        cus = statistics.median(cus) if cus else None
+        nnz = int(c.get(a, {}).get("nnz_A", 0))
+        ratio = reused / fresh if fresh and reused else None
+        speed = cus / reused if cus and reused else None
+        print(f"| `{m}` | {nnz:,} | {fmt(fresh)} | {fmt(reused)} | {fmt(ratio, 2)} "
+              f"| {fmt(cus)} | {fmt(speed, 2)} |")
+
+
+def diag_table(out):
+    t, _ = medians(os.path.join(out, "diag_*_*.json"))
+    bands = sorted({k[0].split("/")[1] for k in t}, key=lambda s: int(s.split(":")[2]))
+    print("| problem | cdm, C allocated (ms) | cdm, C reused (ms) | cdm_into (ms) "
+          "| cuSPARSE (ms) | cuSPARSE / cdm allocated | cuSPARSE / cdm reused |")
+    print("|---|---|---|---|---|---|---|")
+    for b in bands:
+        def both(algo, mode=None):
+            vals = [t[k] for k in ((f"diag/{b}/{algo}", m) for m in ("never", "automatic"))
+                    if k in t and (mode is None or k[1] == mode)]
+            return statistics.median(vals) if vals else None
+        fresh, reused = both("cdm", "never"), both("cdm", "automatic")
+        into, cus = both("cdm_into"), both("cusparse")
+        print(f"| `{b}` | {fmt(fresh)} | {fmt(reused)} | {fmt(into)} | {fmt(cus)} "
+              f"| {fmt(cus / fresh if cus and fresh else None, 3)} "
+              f"| {fmt(cus / reused if cus and reused else None, 3)} |")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    spgemm_table(sys.argv[1])
+    print()
+    diag_table(sys.argv[1])
+
+
+if __name__ == "__main__":
+    main()
