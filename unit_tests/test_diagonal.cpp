@@ -430,18 +430,31 @@ TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
                                    ", ops " + std::to_string(static_cast<int>(oa)) +
                                    std::to_string(static_cast<int>(ob)) + ", beta " +
                                    std::to_string(beta);
-          libra::DiagonalGemmStats st;
-          check_product<T>(
-              a, oa, b, ob, 1.5, beta, c_in,
-              [&] {
-                return libra::test::to_ref(
-                    libra::to_csr(Exec(), libra::cdm_gemm(Exec(), 1.5, oa, A, ob, B, beta,
-                                                          C0, kernel.options, &st)));
-              },
-              what);
-          const bool work = c.n > 0 && (!c.a.empty() || beta != 0);
-          EXPECT_EQ(st.path, work ? kernel.expected(c.a, c.n) : DiagonalPath::none)
-              << what;
+          // C's diagonals worked out on the device (over its n compact
+          // indices) and on the host (from the lists read back): the same list.
+          std::vector<std::vector<int>> lists;
+          for (const std::int64_t host_pairs : {std::int64_t(-1), std::int64_t(1) << 20}) {
+            auto options = kernel.options;
+            options.tuning.host_diagonal_pairs = host_pairs;
+            libra::DiagonalGemmStats st;
+            check_product<T>(
+                a, oa, b, ob, 1.5, beta, c_in,
+                [&] {
+                  const auto C =
+                      libra::cdm_gemm(Exec(), 1.5, oa, A, ob, B, beta, C0, options, &st);
+                  const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                                     C.diag);
+                  lists.emplace_back(d.data(), d.data() + d.extent(0));
+                  return libra::test::to_ref(libra::to_csr(Exec(), C));
+                },
+                what);
+            const bool work = c.n > 0 && (!c.a.empty() || beta != 0);
+            EXPECT_EQ(st.path, work ? kernel.expected(c.a, c.n) : DiagonalPath::none)
+                << what;
+            EXPECT_EQ(st.diagonals_on_host, host_pairs >= 0) << what;
+          }
+          ASSERT_EQ(lists.size(), 2u);
+          EXPECT_EQ(lists[0], lists[1]) << what;
         }
       }
     }

@@ -184,20 +184,17 @@ CompactDiagonalMatrix<S, O, Off, D> cdm_gemm(
   }
   const impl::ProfilingRegion region("libra::diag::cdm_gemm");
   DiagonalGemmStats st;
-  const impl::CdmKeys<O> keys{n};
   // Temporaries from Libra's block cache: no cudaMalloc / cudaFree per call.
   using mem = typename D::memory_space;
   impl::Workspace<mem> workspace;
   const impl::Temps<mem> temps(workspace);
-  const typename M::index_type c_map =
-      temps.template view<O>("libra::diag::cdm::c_map", static_cast<std::size_t>(n));
-  Kokkos::deep_copy(exec, c_map, O(0));
   const typename M::index_type none;
   const bool ta = op_a == DiagonalOp::transpose, tb = op_b == DiagonalOp::transpose;
-  st.diagonal_pairs =
-      impl::flag_product_diagonals(exec, c_map, keys, A.diag, ta, B.diag, tb,
-                                   beta != S(0) ? C_in.diag : none, n, n, n);
-  const auto c_diag = impl::list_flagged(exec, c_map, keys, "cdm_gemm: diagonals of C");
+  st.diagonal_pairs = static_cast<std::uint64_t>(A.diag.extent(0)) *
+                      static_cast<std::uint64_t>(B.diag.extent(0));
+  const typename M::index_type c_diag = impl::cdm_product_diagonals(
+      exec, A.diag, ta, B.diag, tb, beta != S(0) ? C_in.diag : none, n,
+      options.tuning.host_diagonal_pairs, temps, st.diagonals_on_host);
   const std::uint64_t stored = checked_mul(
       c_diag.extent(0), static_cast<std::uint64_t>(n), "cdm_gemm: values of C");
   impl::check_product_bytes(exec, stored, sizeof(S), options.memory_budget, "cdm_gemm");

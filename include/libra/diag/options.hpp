@@ -53,6 +53,12 @@ struct DiagonalGemmOptions {
     // HM: 1 forces a thread per diagonal of C on any space, -1 a thread per entry
     // of A, 0 lets Libra choose (entries on GPUs, pairs on hosts).
     int hm_pairs = 0;
+    // CDM: C's diagonals are worked out on the host, from the diagonal lists
+    // of A, B (and C_in) read back in one synchronisation, when op(A) and
+    // op(B) have at most this many pairs of diagonals; else on the device,
+    // flagged over C's n compact indices and listed (passes over n, a
+    // synchronisation). Negative: always on the device.
+    std::int64_t host_diagonal_pairs = 1024;
   } tuning;
 };
 
@@ -63,6 +69,8 @@ struct DiagonalGemmStats {
   // Pairs (diagonal of op(A), diagonal of op(B)) multiplied: each is one shifted
   // vector product (CDM: n multiply-adds; HM: at most the shorter diagonal's).
   std::uint64_t diagonal_pairs = 0;
+  // CDM: C's diagonals were worked out on the host (Tuning::host_diagonal_pairs).
+  bool diagonals_on_host = false;
 };
 
 }  // namespace libra

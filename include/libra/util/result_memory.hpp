@@ -240,8 +240,12 @@ inline void result_reuse_fence() {
 
 // An uninitialised array of n T's for a caller to own: from a slab when reuse
 // is on for MemSpace and the array is at most 64 MiB, else a plain allocation.
+// A reused slab is fenced before it is returned, unless `fence_owed` is given:
+// then *fence_owed is set, and the caller calls result_reuse_fence() once for
+// the arrays it took together, before writing any of them.
 template <class T, class MemSpace>
-Kokkos::View<T*, MemSpace> result_view(const std::string& label, std::size_t n) {
+Kokkos::View<T*, MemSpace> result_view(const std::string& label, std::size_t n,
+                                       bool* fence_owed = nullptr) {
   if (n == 0 || n * sizeof(T) > result_slab_max_bytes || !result_reuse_on<MemSpace>()) {
     result_counters().plain.fetch_add(1);
     return Kokkos::View<T*, MemSpace>(
@@ -250,7 +254,11 @@ Kokkos::View<T*, MemSpace> result_view(const std::string& label, std::size_t n) 
   bool reused = false;
   const auto slab = ResultSlabs<T, 1, MemSpace>::instance().take(label, n, 1, reused);
   (reused ? result_counters().reused : result_counters().made).fetch_add(1);
-  if (reused) result_reuse_fence();
+  if (reused && fence_owed) {
+    *fence_owed = true;
+  } else if (reused) {
+    result_reuse_fence();
+  }
   return Kokkos::subview(slab, std::make_pair(std::size_t(0), n));
 }
 

@@ -4,13 +4,16 @@
 // from a diagonal's key to its slot, and the budget check made before C is
 // allocated.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "libra/core/error.hpp"
 #include "libra/diag/options.hpp"
 #include "libra/format/impl/diagonal.hpp"
 #include "libra/util/memory_budget.hpp"
+#include "libra/util/result_memory.hpp"
 #include "libra/util/workspace.hpp"
 
 namespace libra::impl {
@@ -67,6 +70,58 @@ std::uint64_t flag_product_diagonals(const Exec& exec, const IndexView& flags,
       Kokkos::RangePolicy<Exec>(exec, 0, static_cast<std::int64_t>(cin_diag.extent(0))),
       KOKKOS_LAMBDA(const std::int64_t s) { flags(keys.key(cin_diag(s))) = 1; });
   return static_cast<std::uint64_t>(da) * static_cast<std::uint64_t>(db);
+}
+
+// C's compact diagonals, ascending, for an n x n CDM product: every
+// (op(A)'s + op(B)'s) mod n, and C_in's. Worked out on the host from the lists
+// read back (one synchronisation, no pass over n) when there are at most
+// `host_pairs` pairs; else flagged over the n compact indices on the device and
+// listed (list_flagged). `on_host` says which ran.
+template <class Exec, class IndexView, class Mem>
+IndexView cdm_product_diagonals(const Exec& exec, const IndexView& a_diag, bool ta,
+                                const IndexView& b_diag, bool tb,
+                                const IndexView& cin_diag, std::int64_t n,
+                                std::int64_t host_pairs, const Temps<Mem>& temps,
+                                bool& on_host) {
+  using O = typename IndexView::non_const_value_type;
+  const CdmKeys<O> keys{n};
+  const std::int64_t da = static_cast<std::int64_t>(a_diag.extent(0));
+  const std::int64_t db = static_cast<std::int64_t>(b_diag.extent(0));
+  on_host = host_pairs >= 0 && da * db <= host_pairs;
+  if (!on_host) {
+    const IndexView flags = temps.template view<O>("libra::diag::cdm::c_map",
+                                                   static_cast<std::size_t>(n));
+    Kokkos::deep_copy(exec, flags, O(0));
+    flag_product_diagonals(exec, flags, keys, a_diag, ta, b_diag, tb, cin_diag, n, n, n);
+    return list_flagged(exec, flags, keys, "cdm_gemm: diagonals of C");
+  }
+  using Host = Kokkos::View<O*, Kokkos::HostSpace>;
+  const auto mirror = [&](const IndexView& d) {
+    Host h(Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::diag::cdm::list"),
+           d.extent(0));
+    Kokkos::deep_copy(exec, h, d);
+    return h;
+  };
+  const Host ha = mirror(a_diag), hb = mirror(b_diag), hc = mirror(cin_diag);
+  exec.fence();  // the one synchronisation
+  std::vector<O> sums;
+  sums.reserve(static_cast<std::size_t>(da * db) + hc.extent(0));
+  for (std::int64_t p = 0; p < da; ++p) {
+    const std::int64_t a = op_diagonal(ha(p), ta, n);
+    for (std::int64_t q = 0; q < db; ++q) {
+      std::int64_t f = a + op_diagonal(hb(q), tb, n);
+      if (f >= n) f -= n;
+      sums.push_back(static_cast<O>(f));
+    }
+  }
+  for (std::size_t s = 0; s < hc.extent(0); ++s) sums.push_back(hc(s));
+  std::sort(sums.begin(), sums.end());
+  sums.erase(std::unique(sums.begin(), sums.end()), sums.end());
+  // Returned to the caller (C's list of diagonals).
+  const auto list = result_view<O, typename IndexView::memory_space>(
+      "libra::diagonal::diag", sums.size());
+  Kokkos::deep_copy(exec, list, Host(sums.data(), sums.size()));
+  return list;
 }
 
 // The position of `key` in the ascending list `sorted` (-1: absent).

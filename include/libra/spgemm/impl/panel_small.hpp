@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "libra/algorithms/scan.hpp"
 #include "libra/core/kernel_lanes.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
@@ -290,8 +291,11 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   }
   const SmallRowMapScan<Off, mem> scan{unique, row_map, tally, n};
   const auto scan_rows = [&] {
-    Kokkos::parallel_scan("libra::spgemm::small::scan",
-                          Kokkos::RangePolicy<Exec>(exec, 0, n), scan);
+    const auto one_team = options.tuning.small_scan_team_rows;
+    if (scan_items(exec, "libra::spgemm::small::scan", scan, n,
+                   one_team > 0 ? static_cast<std::size_t>(one_team) : 0)) {
+      st.paths.small_team_scan += n;
+    }
   };
   scan_rows();
   auto t = host_copy(exec, tally);  // the synchronisation
@@ -331,8 +335,11 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   st.paths.small += n;
   plan.total_products = t(0);
   plan.c.row_map = row_map;
-  plan.c.col = result_view<O, mem>("libra::spgemm::C::col", nnz);
-  plan.c_values = result_view<S, mem>("libra::spgemm::C::values", nnz);
+  // The device is idle but for other streams: one fence covers both arrays.
+  bool reused = false;
+  plan.c.col = result_view<O, mem>("libra::spgemm::C::col", nnz, &reused);
+  plan.c_values = result_view<S, mem>("libra::spgemm::C::values", nnz, &reused);
+  if (reused) result_reuse_fence();
   if (by_bitmap) {
     st.paths.small_bitmap += n;
     if (bitmap_kind == SmallBitmap::by_column) st.paths.small_by_column += n;
