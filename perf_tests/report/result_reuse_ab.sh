@@ -1,37 +1,54 @@
 #!/usr/bin/env bash
-# A/B of the reuse of returned arrays (include/libra/util/result_memory.hpp) on a
-# GPU: one-shot products whose C is freshly allocated (LIBRA_BENCH_RESULT_REUSE=
-# never) against C carved from reused slabs (automatic, the default), with
-# cuSPARSE in the same processes. Small SpGEMM products (issue 8's 0.05 ms goal)
-# and one-shot CDM products of narrow bands (issue 9's 10x cuSPARSE goal).
-# Rounds alternate the two modes, the order swapped every round (the second
-# process of a pair was seen to run 2-3% slower).
-#   scripts/gpu/run-on-gpu.sh run perf_tests/report/result_reuse_ab.sh OUT [ROUNDS]
+# A/B of small one-shot products on a GPU, with cuSPARSE in the same processes:
+# small SpGEMM products (issue 8's 0.05 ms goal) and one-shot CDM products of
+# narrow bands (issue 9's 10x cuSPARSE goal). By default the two variants are
+# C freshly allocated (LIBRA_BENCH_RESULT_REUSE=never) and C carved from reused
+# slabs (automatic, the default; include/libra/util/result_memory.hpp); other
+# variants are NAME=DIR[:VAR=VALUE], DIR holding bench_spgemm and bench_diag
+# (another build's, for a before/after A/B). Rounds alternate the variants,
+# the order reversed every round (the second process of a pair was seen to
+# run 2-3% slower).
+#   scripts/gpu/run-on-gpu.sh run perf_tests/report/result_reuse_ab.sh OUT [ROUNDS [VARIANT...]]
 # Then: python3 perf_tests/report/result_reuse_tables.py OUT
 set -uo pipefail
-out=${1:?usage: result_reuse_ab.sh OUT [ROUNDS]}
+out=${1:?usage: result_reuse_ab.sh OUT [ROUNDS [NAME=DIR[:VAR=VALUE]...]]}
 rounds=${2:-3}
+shift $(($# < 2 ? $# : 2))
 bench=${LIBRA_BUILD:?run through scripts/gpu/run-on-gpu.sh run}/perf_tests
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] ||
+  variants=("never=$bench:LIBRA_BENCH_RESULT_REUSE=never"
+    "automatic=$bench:LIBRA_BENCH_RESULT_REUSE=automatic")
 mkdir -p "$out"
 small='lp_afiro|abb313|lp_ship04l|olm1000|west2021|bcsstm25|cage8|bcsstk21|crack|ca-GrQc'
 common=(--benchmark_min_time=0.05 --libra_repetitions=5 --benchmark_out_format=json)
 for ((r = 1; r <= rounds; ++r)); do
-  modes=(never automatic)
-  ((r % 2 == 0)) && modes=(automatic never)
-  for mode in "${modes[@]}"; do
-    LIBRA_BENCH_RESULT_REUSE=$mode "$bench/bench_spgemm" "${common[@]}" \
+  order=("${variants[@]}")
+  if ((r % 2 == 0)); then
+    order=()
+    for ((v = ${#variants[@]} - 1; v >= 0; --v)); do order+=("${variants[v]}"); done
+  fi
+  for spec in "${order[@]}"; do
+    name=${spec%%=*}
+    rest=${spec#*=}
+    dir=${rest%%:*}
+    env=()
+    [[ $rest == *:* ]] && env=("${rest#*:}")
+    env "${env[@]}" "$dir/bench_spgemm" "${common[@]}" \
       --benchmark_filter="^spgemm/($small)/(libra_auto|cusparse)" \
-      --benchmark_out="$out/spgemm_${mode}_$r.json" >/dev/null ||
-      echo "result_reuse_ab: bench_spgemm ($mode, round $r) failed" >&2
-    LIBRA_BENCH_RESULT_REUSE=$mode "$bench/bench_diag" "${common[@]}" \
+      --benchmark_out="$out/spgemm_${name}_$r.json" >/dev/null ||
+      echo "result_reuse_ab: bench_spgemm ($name, round $r) failed" >&2
+    env "${env[@]}" "$dir/bench_diag" "${common[@]}" \
       --benchmark_filter='^diag/band:100000:(1|2|4|8|16)/(cdm|cdm_into|cusparse)/' \
-      --benchmark_out="$out/diag_${mode}_$r.json" >/dev/null ||
-      echo "result_reuse_ab: bench_diag ($mode, round $r) failed" >&2
+      --benchmark_out="$out/diag_${name}_$r.json" >/dev/null ||
+      echo "result_reuse_ab: bench_diag ($name, round $r) failed" >&2
   done
 done
-# Where a small product's time goes now: one call's host timeline, and the
-# kernels' times under fences.
-LIBRA_BENCH_TIMELINE=1 LIBRA_BENCH_KERNEL_TIMES=1 "$bench/bench_spgemm" \
+# Where a small product's time goes now (the last variant's build): one
+# call's host timeline, and the kernels' times under fences.
+last=${variants[${#variants[@]} - 1]}
+last=${last#*=}
+LIBRA_BENCH_TIMELINE=1 LIBRA_BENCH_KERNEL_TIMES=1 "${last%%:*}/bench_spgemm" \
   --benchmark_min_time=0.05 --libra_repetitions=3 \
   --benchmark_filter='^spgemm/(lp_afiro|west2021)/libra_auto' >"$out/timeline.log" 2>&1
-echo "result_reuse_ab: done, $rounds rounds"
+echo "result_reuse_ab: done, $rounds rounds of ${#variants[@]} variants"
