@@ -356,19 +356,11 @@ void check_all_paths(const libra::ref::Matrix& a, const libra::ref::Matrix& b) {
                     spills ? rows_beyond(a, b, spill_limit(o, b.cols)) : 0u);
           EXPECT_EQ(st.paths.small_fallback, 0u);
           EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, 0u);
-          // C's row counts scanned by one team (these matrices' rows are within
-          // small_scan_team_rows), again after rows were set aside.
-          const bool set_aside = st.paths.small_spill + st.paths.small_heavy > 0;
-          EXPECT_EQ(st.paths.small_team_scan,
-                    static_cast<std::uint64_t>(a.rows) * (set_aside ? 2 : 1));
           continue;
         }
         EXPECT_EQ(st.paths.small, 0u);
         EXPECT_EQ(st.paths.small_spill, 0u);
         EXPECT_EQ(st.paths.small_fallback > 0, attempts_small_path<T>(a, b, o));
-        EXPECT_EQ(st.paths.small_team_scan,
-                  attempts_small_path<T>(a, b, o) ? static_cast<std::uint64_t>(a.rows)
-                                                  : 0u);
         EXPECT_EQ(st.paths.hash_in_scratch + st.paths.bitmap, rows);
       }
     }
@@ -701,33 +693,6 @@ TYPED_TEST(SpgemmPanel, SmallPathGivesUpOnALongRow) {
   EXPECT_EQ(st.paths.small, 300u);
   EXPECT_EQ(st.paths.small_bitmap, 300u);
   EXPECT_EQ(st.paths.small_fallback, 0u);
-}
-
-// C's row counts scanned by one team (one launch) or by Kokkos' scan, before
-// and after spilled rows are counted: the same product either way.
-TYPED_TEST(SpgemmPanel, SmallPathScansByOneTeamOrByKokkos) {
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < 3000; ++i) {
-    if (i % 11 == 4) continue;  // empty rows
-    t.emplace_back(i, (7 * i) % 3000, 1.0 + i % 5);
-    t.emplace_back(i, (13 * i + 5) % 3000, -0.5);
-  }
-  for (std::int64_t j = 0; j < 3000; j += 20) t.emplace_back(17, j, 0.25);  // spills
-  const auto a = libra::ref::from_triplets(3000, 3000, t);
-  for (const bool spill : {false, true}) {
-    // 0: Kokkos' scan; below the rows: Kokkos' scan; the rows and more: one team.
-    for (const std::int64_t team_rows : {0, 2999, 3000, 1 << 20}) {
-      auto o = small_path(spill ? 64 : 512);
-      o.tuning.small_bitmap = -1;  // hash rows, which spill
-      o.tuning.small_spill = spill;
-      o.tuning.small_scan_team_rows = team_rows;
-      const auto st = check_product<TypeParam>(a, a, o);
-      ASSERT_EQ(st.paths.small, 3000u);
-      EXPECT_EQ(st.paths.small_spill > 0, spill);
-      const std::uint64_t scans = spill ? 2 : 1;
-      EXPECT_EQ(st.paths.small_team_scan, team_rows >= 3000 ? 3000 * scans : 0u);
-    }
-  }
 }
 
 // 2,000 rows of one nonzero each, and rows 5 (1,500 nonzeros) and 9 (750).

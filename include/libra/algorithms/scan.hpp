@@ -59,51 +59,6 @@ void exclusive_scan_async(const Exec& exec, const char* label, const CountView& 
                         ExclusiveScanOp<CountView, OffsetView>{counts, offsets, n, true});
 }
 
-// A scan functor f(i, sum, final) (the RangePolicy parallel_scan signature,
-// uint64 sums) run over [0, n) by one team: each thread takes a contiguous
-// run of items, sums it, the team scans the threads' sums, and each thread
-// walks its run again with final = true. One launch where Kokkos' RangePolicy
-// scan takes two (Kokkos 3.4 on CUDA: a pass and a final pass), which is what
-// a product of a few thousand rows pays most for; beyond that one team is the
-// slower choice (scan_in_one_team_rows).
-template <class Exec, class F>
-struct OneTeamScan {
-  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  F f;
-  std::size_t n = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
-    const std::size_t threads = static_cast<std::size_t>(m.team_size());
-    const std::size_t per = (n + threads - 1) / threads;
-    const std::size_t lo = per * static_cast<std::size_t>(m.team_rank());
-    const std::size_t hi = lo + per < n ? lo + per : n;
-    std::uint64_t mine = 0;
-    for (std::size_t i = lo; i < hi; ++i) f(i, mine, false);
-    std::uint64_t before = m.team_scan(mine);
-    for (std::size_t i = lo; i < hi; ++i) f(i, before, true);
-  }
-};
-
-// Items up to which scan_items runs one team (a few per thread of a GPU's team).
-inline constexpr std::size_t scan_in_one_team_rows = 16384;
-
-// Runs f(i, sum, final) over [0, n) in order of i: by one team when n is at
-// most `one_team` items (1024 threads on a GPU, as many as the space allows
-// elsewhere), else by Kokkos' RangePolicy scan. Returns whether one team ran.
-template <class Exec, class F>
-bool scan_items(const Exec& exec, const char* label, const F& f, std::size_t n,
-                std::size_t one_team = scan_in_one_team_rows) {
-  if (n > 0 && n <= one_team) {
-    const OneTeamScan<Exec, F> op{f, n};
-    Kokkos::TeamPolicy<Exec> policy(exec, 1, 1);
-    const int most = policy.team_size_max(op, Kokkos::ParallelForTag());
-    const int threads = most < 1024 ? most : 1024;
-    Kokkos::parallel_for(label, Kokkos::TeamPolicy<Exec>(exec, 1, threads), op);
-    return true;
-  }
-  Kokkos::parallel_scan(label, Kokkos::RangePolicy<Exec>(exec, 0, n), f);
-  return false;
-}
-
 // The last entry of an offsets view, read back to the host.
 template <class Exec, class OffsetView>
 auto last_entry(const Exec& exec, const OffsetView& offsets) {

@@ -138,10 +138,6 @@ struct SpgemmOptions {
     // the other rows' (0: every row in the one launch, whose teams the longest
     // row sizes).
     int small_heavy_sweeps = 32;
-    // The small path scans C's row counts by one team, in one launch, when A
-    // has at most this many rows (algorithms/scan.hpp); beyond, or at 0, by
-    // Kokkos' scan (two launches on CUDA with Kokkos 3.4).
-    std::int64_t small_scan_team_rows = 16384;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
     // its hash table, when that bitmap fits scratch and the table has at least
@@ -237,9 +233,6 @@ struct SpgemmPathCounts {
   // Of the small path's bitmap rows, the hub rows made by wide teams of their
   // own (Tuning::small_heavy_sweeps).
   std::uint64_t small_heavy = 0;
-  // Of the small path's rows, those whose counts one team scanned
-  // (Tuning::small_scan_team_rows; twice for products that spilled).
-  std::uint64_t small_team_scan = 0;
   // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
   // tiles, pattern and values; impl/dense_panels.hpp).
   std::uint64_t dense_panels = 0;

@@ -27,7 +27,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "libra/algorithms/scan.hpp"
 #include "libra/core/kernel_lanes.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/core/spaces.hpp"
@@ -291,11 +290,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   }
   const SmallRowMapScan<Off, mem> scan{unique, row_map, tally, n};
   const auto scan_rows = [&] {
-    const auto one_team = options.tuning.small_scan_team_rows;
-    if (scan_items(exec, "libra::spgemm::small::scan", scan, n,
-                   one_team > 0 ? static_cast<std::size_t>(one_team) : 0)) {
-      st.paths.small_team_scan += n;
-    }
+    Kokkos::parallel_scan("libra::spgemm::small::scan",
+                          Kokkos::RangePolicy<Exec>(exec, 0, n), scan);
   };
   scan_rows();
   auto t = host_copy(exec, tally);  // the synchronisation
