@@ -318,6 +318,55 @@ void check_product(const ref::Matrix& a, DiagonalOp oa, const ref::Matrix& b,
   EXPECT_TRUE(same_values(expected, got, scale, T::tol())) << what;
 }
 
+// The columns kernel keeps slot tables of op(A)'s span in team scratch: at most
+// 4,096 compact indices with 4-byte indices, half that with 8-byte ones. A span
+// of 2,501 runs with int indices and is refused with int64 ones; a span of
+// 2,001 runs with both, and both equal the oracle.
+TEST(DiagonalColumns, SpanLimitHalvesWithEightByteIndices) {
+  using T4 = Types<double, int, int>;
+  using T8 = Types<double, std::int64_t, std::int64_t>;
+  libra::DiagonalGemmOptions columns;
+  columns.tuning.cdm_columns = 1;
+  const std::int64_t n = 10000;
+  const auto none = on_diagonals(n, n, {}, 1, 0);
+  for (const std::int64_t d : {2500, 2000}) {
+    const auto a = on_diagonals(n, n, {0, d}, 1, static_cast<std::uint64_t>(d));
+    const std::string what = "diagonals {0, " + std::to_string(d) + "}";
+    const auto K4 = libra::to_compact_diagonal(
+        Exec(), libra::test::from_ref<double, int, int, Device>(a));
+    libra::DiagonalGemmStats st;
+    check_product<T4>(
+        a, DiagonalOp::none, a, DiagonalOp::none, 1.0, 0.0, none,
+        [&] {
+          return libra::test::to_ref(
+              libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K4, K4, columns, &st)));
+        },
+        what);
+    EXPECT_EQ(st.path, DiagonalPath::cdm_columns) << what;
+    const auto K8 = libra::to_compact_diagonal(
+        Exec(), libra::test::from_ref<double, std::int64_t, std::int64_t, Device>(a));
+    if (d == 2500) {
+      try {
+        libra::cdm_gemm(Exec(), K8, K8, columns);
+        ADD_FAILURE() << "no error with 8-byte indices, " << what;
+      } catch (const libra::ArgumentError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("span 2501"), std::string::npos) << m;
+        EXPECT_NE(m.find("at most 2048"), std::string::npos) << m;
+      }
+      continue;
+    }
+    check_product<T8>(
+        a, DiagonalOp::none, a, DiagonalOp::none, 1.0, 0.0, none,
+        [&] {
+          return libra::test::to_ref(
+              libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K8, K8, columns, &st)));
+        },
+        what + ", 8-byte indices");
+    EXPECT_EQ(st.path, DiagonalPath::cdm_columns) << what;
+  }
+}
+
 template <class T>
 struct CdmKernel {
   std::string name;
@@ -433,7 +482,8 @@ TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
           // C's diagonals worked out on the device (over its n compact
           // indices) and on the host (from the lists read back): the same list.
           std::vector<std::vector<int>> lists;
-          for (const std::int64_t host_pairs : {std::int64_t(-1), std::int64_t(1) << 20}) {
+          for (const std::int64_t host_pairs :
+               {std::int64_t(-1), std::int64_t(1) << 20}) {
             auto options = kernel.options;
             options.tuning.host_diagonal_pairs = host_pairs;
             libra::DiagonalGemmStats st;
@@ -442,8 +492,8 @@ TYPED_TEST(Diagonal, CompactDiagonalProductsMatchTheOracle) {
                 [&] {
                   const auto C =
                       libra::cdm_gemm(Exec(), 1.5, oa, A, ob, B, beta, C0, options, &st);
-                  const auto d = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                                     C.diag);
+                  const auto d =
+                      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C.diag);
                   lists.emplace_back(d.data(), d.data() + d.extent(0));
                   return libra::test::to_ref(libra::to_csr(Exec(), C));
                 },

@@ -27,8 +27,9 @@ struct SpgemmArgs {
   std::string algo = "auto";
   OutputOptions out;
   std::string memory_budget = "0";
-  std::string gpu_share;      // --algo hetero: R, or empty (measured)
-  std::string device_memory;  // --algo hetero: bytes, or empty (the card's)
+  std::string gpu_share;          // --algo hetero: R, or empty (measured)
+  std::string device_memory;      // --algo hetero: bytes, or empty (the card's)
+  std::string diagonal_max_fill;  // --algo cdm|hm: the limit, or empty (the default)
   int repeat = 1;
   bool transpose_b = false;
   bool check = false;
@@ -206,6 +207,10 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
   std::string problem;
   options.memory_budget = *parse_bytes(args.memory_budget, problem);  // checked by CLI11
   options.phase_timings = args.phase_times;
+  if (!args.diagonal_max_fill.empty())  // checked by CLI11
+    std::from_chars(args.diagonal_max_fill.data(),
+                    args.diagonal_max_fill.data() + args.diagonal_max_fill.size(),
+                    options.diagonal_max_fill);
   HeteroOptions hetero;
   hetero.spgemm = options;
   if (!args.gpu_share.empty())  // checked by CLI11
@@ -232,7 +237,11 @@ int multiply(const SpgemmArgs& args, Output& out, const M& A, const M* given_b) 
     } catch (const ArgumentError& e) {
       // Diagonal storage refuses matrices whose entries are not on few diagonals:
       // a property of the input. Elsewhere, e.g. a --memory-budget too small.
-      if (diagonal) throw Failure(exit_bad_input, operand_names(args) + ": " + e.what());
+      if (diagonal) {
+        throw Failure(exit_bad_input,
+                      operand_names(args) + ": " + e.what() +
+                          " (--diagonal-max-fill X sets the limit, 0 removes it)");
+      }
       throw Failure(exit_usage, e.what());
     }
     seconds.push_back(r.seconds);
@@ -273,6 +282,8 @@ int run_spgemm(const SpgemmArgs& args) {
     throw Failure(exit_usage, "give a matrix file A or --generate");
   if (args.algo != "hetero" && (!args.gpu_share.empty() || !args.device_memory.empty()))
     throw Failure(exit_usage, "--gpu-share and --device-memory go with --algo hetero");
+  if (args.algo != "cdm" && args.algo != "hm" && !args.diagonal_max_fill.empty())
+    throw Failure(exit_usage, "--diagonal-max-fill goes with --algo cdm or hm");
   if (!args.generate.empty()) parse_generate(args.generate, false);  // usage errors first
   Output out = open_output(args.out);  // before any work: an unwritable -o fails first
   if (!args.generate.empty()) return run_generated(args, out);
@@ -304,6 +315,15 @@ std::string check_gpu_share(std::string& text) {
   const auto p = std::from_chars(text.data(), end, r);
   if (p.ec != std::errc() || p.ptr != end || !(r >= 0 && r <= 1))
     return "'" + text + "' is not a share between 0 and 1";
+  return "";
+}
+
+std::string check_max_fill(std::string& text) {
+  double x = -1;
+  const auto end = text.data() + text.size();
+  const auto p = std::from_chars(text.data(), end, x);
+  if (p.ec != std::errc() || p.ptr != end || !(x >= 0 && x <= 1e15))
+    return "'" + text + "' is not a factor of 0 or more (0: no limit)";
   return "";
 }
 
@@ -345,6 +365,10 @@ Command add_spgemm_command(CLI::App& parent) {
                   "temporaries); below what the product needs it runs out of core, C "
                   "assembled in host memory (default: 90% of the device's free memory)")
       ->check(CLI::Validator(check_memory_budget, "SIZE"));
+  app->add_option("--diagonal-max-fill", args->diagonal_max_fill,
+                  "--algo cdm|hm: refuse a matrix whose diagonal storage would hold more "
+                  "than X times max(nnz, rows, cols) values (default 4; 0: no limit)")
+      ->check(CLI::Validator(check_max_fill, "X"));
   app->add_option("--repeat", args->repeat, "Run N times and report the median time")
       ->check(CLI::Validator(check_repeat, "N"));
   add_output_options(*app, args->out, "Write C here (see Outputs below)");

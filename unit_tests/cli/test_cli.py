@@ -870,7 +870,28 @@ class DiagonalStorage(unittest.TestCase):
                 self.assertEqual(p.returncode, 3, p.stderr)
                 self.assertIn(graph, p.stderr)
                 self.assertIn("max_fill", p.stderr)
+                self.assertIn("--diagonal-max-fill", p.stderr)
                 self.assertEqual(p.stdout, "")
+
+    def test_max_fill_flag(self):
+        # ca-GrQc by diagonals holds far more than 4x its entries: refused by
+        # default and at 10, taken (and right) with no limit; the flag goes
+        # with cdm|hm only and takes a factor of 0 or more.
+        graph = os.path.join(DATA, "ca-GrQc.mtx")
+        p = libra("spgemm", graph, "--algo", "hm", "--diagonal-max-fill", "10")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("max_fill = 10", p.stderr)
+        path = os.path.join(DATA, "olm1000.mtx")
+        got = json_of(self, libra("spgemm", path, "--algo", "hm", "--diagonal-max-fill",
+                                  "0", "--check", "--json"))
+        self.assertEqual((got["algo"], got["check"]), ("hm", "ok"))
+        p = libra("spgemm", path, "--algo", "cdm", "--diagonal-max-fill", "0.5")
+        self.assertEqual(p.returncode, 3, p.stderr)  # 6,000 values > 0.5 x 3,996
+        self.assertIn("max_fill = 0.5", p.stderr)
+        usage = Flags.usage_error
+        usage(self, "spgemm", path, "--diagonal-max-fill", "2", says="go with --algo cdm")
+        usage(self, "spgemm", path, "--algo", "hm", "--diagonal-max-fill", "-1",
+              says="not a factor")
 
 
 class Messages(unittest.TestCase):

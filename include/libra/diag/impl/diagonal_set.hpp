@@ -89,8 +89,8 @@ IndexView cdm_product_diagonals(const Exec& exec, const IndexView& a_diag, bool 
   const std::int64_t db = static_cast<std::int64_t>(b_diag.extent(0));
   on_host = host_pairs >= 0 && da * db <= host_pairs;
   if (!on_host) {
-    const IndexView flags = temps.template view<O>("libra::diag::cdm::c_map",
-                                                   static_cast<std::size_t>(n));
+    const IndexView flags =
+        temps.template view<O>("libra::diag::cdm::c_map", static_cast<std::size_t>(n));
     Kokkos::deep_copy(exec, flags, O(0));
     flag_product_diagonals(exec, flags, keys, a_diag, ta, b_diag, tb, cin_diag, n, n, n);
     return list_flagged(exec, flags, keys, "cdm_gemm: diagonals of C");
