@@ -320,49 +320,58 @@ void check_product(const ref::Matrix& a, DiagonalOp oa, const ref::Matrix& b,
 
 // The columns kernel keeps slot tables of op(A)'s span in team scratch: at most
 // 4,096 compact indices with 4-byte indices, half that with 8-byte ones. A span
-// of 2,501 runs with int indices and is refused with int64 ones; a span of
-// 2,001 runs with both, and both equal the oracle.
+// of 2,501 is refused with int64 indices and runs with int ones; a span of
+// 2,001 runs with int64 ones; the products equal the oracle's.
 TEST(DiagonalColumns, SpanLimitHalvesWithEightByteIndices) {
   using T4 = Types<double, int, int>;
   using T8 = Types<double, std::int64_t, std::int64_t>;
   libra::DiagonalGemmOptions columns;
   columns.tuning.cdm_columns = 1;
-  const std::int64_t n = 10000;
+  // n just above twice the spans, so that the shortest cyclic range of {0, d}
+  // is d + 1; B diagonal, so that C's span is A's (the kernel's work grows with
+  // both spans: these products take seconds on one host thread).
+  const std::int64_t n = 5100;
   const auto none = on_diagonals(n, n, {}, 1, 0);
+  const auto b = on_diagonals(n, n, {0}, 1, 9);
   for (const std::int64_t d : {2500, 2000}) {
     const auto a = on_diagonals(n, n, {0, d}, 1, static_cast<std::uint64_t>(d));
     const std::string what = "diagonals {0, " + std::to_string(d) + "}";
-    const auto K4 = libra::to_compact_diagonal(
-        Exec(), libra::test::from_ref<double, int, int, Device>(a));
-    libra::DiagonalGemmStats st;
-    check_product<T4>(
-        a, DiagonalOp::none, a, DiagonalOp::none, 1.0, 0.0, none,
-        [&] {
-          return libra::test::to_ref(
-              libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K4, K4, columns, &st)));
-        },
-        what);
-    EXPECT_EQ(st.path, DiagonalPath::cdm_columns) << what;
     const auto K8 = libra::to_compact_diagonal(
         Exec(), libra::test::from_ref<double, std::int64_t, std::int64_t, Device>(a));
-    if (d == 2500) {
-      try {
-        libra::cdm_gemm(Exec(), K8, K8, columns);
-        ADD_FAILURE() << "no error with 8-byte indices, " << what;
-      } catch (const libra::ArgumentError& e) {
-        const std::string m = e.what();
-        EXPECT_NE(m.find("span 2501"), std::string::npos) << m;
-        EXPECT_NE(m.find("at most 2048"), std::string::npos) << m;
-      }
+    const auto B8 = libra::to_compact_diagonal(
+        Exec(), libra::test::from_ref<double, std::int64_t, std::int64_t, Device>(b));
+    libra::DiagonalGemmStats st;
+    if (d == 2000) {
+      check_product<T8>(
+          a, DiagonalOp::none, b, DiagonalOp::none, 1.0, 0.0, none,
+          [&] {
+            return libra::test::to_ref(
+                libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K8, B8, columns, &st)));
+          },
+          what + ", 8-byte indices");
+      EXPECT_EQ(st.path, DiagonalPath::cdm_columns) << what;
       continue;
     }
-    check_product<T8>(
-        a, DiagonalOp::none, a, DiagonalOp::none, 1.0, 0.0, none,
+    try {
+      libra::cdm_gemm(Exec(), K8, B8, columns);
+      ADD_FAILURE() << "no error with 8-byte indices, " << what;
+    } catch (const libra::ArgumentError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("span 2501"), std::string::npos) << m;
+      EXPECT_NE(m.find("at most 2048"), std::string::npos) << m;
+    }
+    // With 4-byte indices the same span is within the limit.
+    const auto K4 = libra::to_compact_diagonal(
+        Exec(), libra::test::from_ref<double, int, int, Device>(a));
+    const auto B4 = libra::to_compact_diagonal(
+        Exec(), libra::test::from_ref<double, int, int, Device>(b));
+    check_product<T4>(
+        a, DiagonalOp::none, b, DiagonalOp::none, 1.0, 0.0, none,
         [&] {
           return libra::test::to_ref(
-              libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K8, K8, columns, &st)));
+              libra::to_csr(Exec(), libra::cdm_gemm(Exec(), K4, B4, columns, &st)));
         },
-        what + ", 8-byte indices");
+        what);
     EXPECT_EQ(st.path, DiagonalPath::cdm_columns) << what;
   }
 }

@@ -889,7 +889,7 @@ class DiagonalStorage(unittest.TestCase):
         self.assertEqual(p.returncode, 3, p.stderr)  # 6,000 values > 0.5 x 3,996
         self.assertIn("max_fill = 0.5", p.stderr)
         usage = Flags.usage_error
-        usage(self, "spgemm", path, "--diagonal-max-fill", "2", says="go with --algo cdm")
+        usage(self, "spgemm", path, "--diagonal-max-fill", "2", says="goes with --algo cdm")
         usage(self, "spgemm", path, "--algo", "hm", "--diagonal-max-fill", "-1",
               says="not a factor")
 
