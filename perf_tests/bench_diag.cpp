@@ -8,6 +8,7 @@
 //   diag/<problem>/hm              libra::hm_gemm on HM operands, C in HM
 //   diag/<problem>/libra_cdm_csr   libra::spgemm --algo cdm: CSR in, CSR out (pattern
 //                                  and values products, conversions, all timed)
+//   diag/<problem>/libra_hm_csr    the same through HM (--algo hm)
 //   diag/<problem>/libra_panel     libra::spgemm, panel (Libra's CSR SpGEMM)
 //   diag/<problem>/kokkos_kernels  KokkosSparse::spgemm (host builds; Kokkos Kernels
 //                                  3.4's SpGEMM is broken on Hopper: skipped on GPUs)
@@ -214,9 +215,12 @@ void run_product(benchmark::State& state, const std::string& spec,
       timed = [&] {
         (void)hm_gemm(exec, ha, hb);
       };
-    } else if (algo == "libra_cdm_csr" || algo == "libra_panel") {
+    } else if (algo == "libra_cdm_csr" || algo == "libra_hm_csr" ||
+               algo == "libra_panel") {
       SpgemmOptions o;
-      o.algorithm = algo == "libra_panel" ? SpgemmAlgorithm::panel : SpgemmAlgorithm::cdm;
+      o.algorithm = algo == "libra_panel"    ? SpgemmAlgorithm::panel
+                    : algo == "libra_hm_csr" ? SpgemmAlgorithm::hm
+                                             : SpgemmAlgorithm::cdm;
       multiply = [&p, o, exec] {
         return spgemm(exec, p.A, p.B, o);
       };
@@ -356,8 +360,9 @@ void register_benchmarks(const Options& options) {
           "struct:10000:200:200", "struct:10000:400:400", "struct:10000:600:600"})
       specs.push_back(s);
   }
-  const char* products[] = {"cdm",         "cdm_into",       "hm",       "libra_cdm_csr",
-                            "libra_panel", "kokkos_kernels", "cusparse", "dense_gemm"};
+  const char* products[] = {
+      "cdm",         "cdm_into",       "hm",       "libra_cdm_csr", "libra_hm_csr",
+      "libra_panel", "kokkos_kernels", "cusparse", "dense_gemm"};
   for (const auto& spec : specs) {
     for (const char* algo : products) {
       if (std::string(algo) == "cusparse" && !on_gpu) continue;

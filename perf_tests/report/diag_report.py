@@ -15,8 +15,8 @@ import json
 import math
 import re
 
-PRODUCTS = ["cdm", "cdm_into", "hm", "libra_cdm_csr", "libra_panel", "kokkos_kernels",
-            "cusparse", "dense_gemm"]
+PRODUCTS = ["cdm", "cdm_into", "hm", "libra_cdm_csr", "libra_hm_csr", "libra_panel",
+            "kokkos_kernels", "cusparse", "dense_gemm"]
 CSR_BASELINES = ["libra_panel", "kokkos_kernels", "cusparse"]
 SPMV = ["spmv_cdm", "spmv_hm", "spmv_csr"]
 
