@@ -309,22 +309,22 @@ std::string check_memory_budget(std::string& text) {
   return parse_bytes(text, problem) ? std::string() : problem;
 }
 
-std::string check_gpu_share(std::string& text) {
-  double r = -1;
+// Whether text is all one number within [lo, hi] (the validators below).
+bool number_within(const std::string& text, double lo, double hi) {
+  double x = 0;
   const auto end = text.data() + text.size();
-  const auto p = std::from_chars(text.data(), end, r);
-  if (p.ec != std::errc() || p.ptr != end || !(r >= 0 && r <= 1))
-    return "'" + text + "' is not a share between 0 and 1";
-  return "";
+  const auto p = std::from_chars(text.data(), end, x);
+  return p.ec == std::errc() && p.ptr == end && x >= lo && x <= hi;
+}
+
+std::string check_gpu_share(std::string& text) {
+  return number_within(text, 0, 1) ? "" : "'" + text + "' is not a share between 0 and 1";
 }
 
 std::string check_max_fill(std::string& text) {
-  double x = -1;
-  const auto end = text.data() + text.size();
-  const auto p = std::from_chars(text.data(), end, x);
-  if (p.ec != std::errc() || p.ptr != end || !(x >= 0 && x <= 1e15))
-    return "'" + text + "' is not a factor of 0 or more (0: no limit)";
-  return "";
+  return number_within(text, 0, 1e15)
+             ? ""
+             : "'" + text + "' is not a factor of 0 or more (0: no limit)";
 }
 
 std::string check_repeat(std::string& text) {
