@@ -238,28 +238,49 @@ inline void result_reuse_fence() {
   Kokkos::fence();
 }
 
-// An uninitialised array of n T's for a caller to own: from a slab when reuse
-// is on for MemSpace and the array is at most 64 MiB, else a plain allocation.
-// A reused slab is fenced before it is returned, unless `fence_owed` is given:
+// Whether an array of `count` T's is carved from a slab: reuse on for
+// MemSpace, and 0 < size <= 64 MiB. Counts the others as plain allocations.
+template <class T, class MemSpace>
+bool from_slab(std::size_t count) {
+  if (count > 0 && count * sizeof(T) <= result_slab_max_bytes &&
+      result_reuse_on<MemSpace>())
+    return true;
+  result_counters().plain.fetch_add(1);
+  return false;
+}
+
+// A slab of `rows` x `cols` for a caller's array, counted as made or reused; a
+// reused one is fenced before it is returned, unless `fence_owed` is given:
 // then *fence_owed is set, and the caller calls result_reuse_fence() once for
 // the arrays it took together, before writing any of them.
-template <class T, class MemSpace>
-Kokkos::View<T*, MemSpace> result_view(const std::string& label, std::size_t n,
-                                       bool* fence_owed = nullptr) {
-  if (n == 0 || n * sizeof(T) > result_slab_max_bytes || !result_reuse_on<MemSpace>()) {
-    result_counters().plain.fetch_add(1);
-    return Kokkos::View<T*, MemSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
-  }
+template <class T, int Rank, class MemSpace>
+typename ResultSlabs<T, Rank, MemSpace>::Slab take_slab(const std::string& label,
+                                                        std::size_t rows,
+                                                        std::size_t cols,
+                                                        bool* fence_owed) {
   bool reused = false;
-  const auto slab = ResultSlabs<T, 1, MemSpace>::instance().take(label, n, 1, reused);
+  auto slab = ResultSlabs<T, Rank, MemSpace>::instance().take(label, rows, cols, reused);
   (reused ? result_counters().reused : result_counters().made).fetch_add(1);
   if (reused && fence_owed) {
     *fence_owed = true;
   } else if (reused) {
     result_reuse_fence();
   }
-  return Kokkos::subview(slab, std::make_pair(std::size_t(0), n));
+  return slab;
+}
+
+// An uninitialised array of n T's for a caller to own: from a slab when reuse
+// is on for MemSpace and the array is at most 64 MiB, else a plain allocation.
+// `fence_owed`: see take_slab.
+template <class T, class MemSpace>
+Kokkos::View<T*, MemSpace> result_view(const std::string& label, std::size_t n,
+                                       bool* fence_owed = nullptr) {
+  if (!from_slab<T, MemSpace>(n)) {
+    return Kokkos::View<T*, MemSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  }
+  return Kokkos::subview(take_slab<T, 1, MemSpace>(label, n, 1, fence_owed),
+                         std::make_pair(std::size_t(0), n));
 }
 
 // The same as a rows x cols row-major array.
@@ -267,19 +288,12 @@ template <class T, class MemSpace>
 Kokkos::View<T**, Kokkos::LayoutRight, MemSpace> result_view2(const std::string& label,
                                                               std::size_t rows,
                                                               std::size_t cols) {
-  const std::size_t count = rows * cols;
-  if (count == 0 || count * sizeof(T) > result_slab_max_bytes ||
-      !result_reuse_on<MemSpace>()) {
-    result_counters().plain.fetch_add(1);
+  if (!from_slab<T, MemSpace>(rows * cols)) {
     return Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows, cols);
   }
-  bool reused = false;
-  const auto slab =
-      ResultSlabs<T, 2, MemSpace>::instance().take(label, rows, cols, reused);
-  (reused ? result_counters().reused : result_counters().made).fetch_add(1);
-  if (reused) result_reuse_fence();
-  return Kokkos::subview(slab, std::make_pair(std::size_t(0), rows), Kokkos::ALL());
+  return Kokkos::subview(take_slab<T, 2, MemSpace>(label, rows, cols, nullptr),
+                         std::make_pair(std::size_t(0), rows), Kokkos::ALL());
 }
 
 }  // namespace impl
