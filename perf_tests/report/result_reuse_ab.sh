@@ -7,7 +7,8 @@
 # variants are NAME=DIR[:VAR=VALUE], DIR holding bench_spgemm and bench_diag
 # (another build's, for a before/after A/B). Rounds alternate the variants,
 # the order reversed every round (the second process of a pair was seen to
-# run 2-3% slower).
+# run 2-3% slower). LIBRA_AB_BENCHES="spgemm" leaves bench_diag out (default
+# "spgemm diag").
 #   scripts/gpu/run-on-gpu.sh run perf_tests/report/result_reuse_ab.sh OUT [ROUNDS [VARIANT...]]
 # Then: python3 perf_tests/report/result_reuse_tables.py OUT
 set -uo pipefail
@@ -34,14 +35,19 @@ for ((r = 1; r <= rounds; ++r)); do
     dir=${rest%%:*}
     env=()
     [[ $rest == *:* ]] && env=("${rest#*:}")
-    env "${env[@]}" "$dir/bench_spgemm" "${common[@]}" \
-      --benchmark_filter="^spgemm/($small)/(libra_auto|cusparse)" \
-      --benchmark_out="$out/spgemm_${name}_$r.json" >/dev/null ||
-      echo "result_reuse_ab: bench_spgemm ($name, round $r) failed" >&2
-    env "${env[@]}" "$dir/bench_diag" "${common[@]}" \
-      --benchmark_filter='^diag/band:100000:(1|2|4|8|16)/(cdm|cdm_into|cusparse)/' \
-      --benchmark_out="$out/diag_${name}_$r.json" >/dev/null ||
-      echo "result_reuse_ab: bench_diag ($name, round $r) failed" >&2
+    benches=" ${LIBRA_AB_BENCHES:-spgemm diag} "
+    if [[ $benches == *" spgemm "* ]]; then
+      env "${env[@]}" "$dir/bench_spgemm" "${common[@]}" \
+        --benchmark_filter="^spgemm/($small)/(libra_auto|cusparse)" \
+        --benchmark_out="$out/spgemm_${name}_$r.json" >/dev/null ||
+        echo "result_reuse_ab: bench_spgemm ($name, round $r) failed" >&2
+    fi
+    if [[ $benches == *" diag "* ]]; then
+      env "${env[@]}" "$dir/bench_diag" "${common[@]}" \
+        --benchmark_filter='^diag/band:100000:(1|2|4|8|16)/(cdm|cdm_into|cusparse)/' \
+        --benchmark_out="$out/diag_${name}_$r.json" >/dev/null ||
+        echo "result_reuse_ab: bench_diag ($name, round $r) failed" >&2
+    fi
   done
 done
 # Where a small product's time goes now (the last variant's build): one

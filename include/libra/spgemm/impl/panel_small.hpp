@@ -3,7 +3,9 @@
 // and one host synchronisation: on a GPU the binned path's analysis, bins and
 // read-backs cost a fixed ~0.2 ms, more than the product itself.
 //   count  every row in order, and the launch tallies the products;
-//   scan   C's row_map, whose last entry travels back with the tallies (the one
+//   scan   C's row_map; its last row hands nnz(C) and the tallies to host
+//          memory the device writes (zeroed_counters.hpp: no launch zeroes them
+//          first, no copy reads them back), and the host waits for it (the one
 //          synchronisation);
 //   fill   C's columns and values in one pass.
 // Narrow products of any size take this path too (wants_small_path).
@@ -34,9 +36,9 @@
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
-#include "libra/util/host_copy.hpp"
 #include "libra/util/result_memory.hpp"
 #include "libra/util/workspace.hpp"
+#include "libra/util/zeroed_counters.hpp"
 
 namespace libra::impl {
 
@@ -136,13 +138,14 @@ int small_lanes(double products_per_entry) {
   return lanes;
 }
 
-// C's row_map from the rows' counts; nnz(C) also goes to tally(3), which
-// travels back with the tallies.
-template <class Off, class Mem>
+// C's row_map from the rows' counts; nnz(C) also goes to tally(3), and the
+// last row hands the tallies over to the host (zeroed_counters.hpp).
+template <class Off, class Mem, class Out>
 struct SmallRowMapScan {
   Kokkos::View<std::uint64_t*, Mem> unique;
   Kokkos::View<Off*, Mem> row_map;
   Kokkos::View<atomic_u64*, Mem> tally;
+  Out out;
   std::size_t n = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, std::uint64_t& sum,
                                          const bool final) const {
@@ -151,6 +154,7 @@ struct SmallRowMapScan {
     if (final && i + 1 == n) {
       row_map(n) = static_cast<Off>(sum);
       tally(3) = sum;
+      hand_over(tally, out);
     }
   }
 };
@@ -166,6 +170,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   using Off = typename Csr::offset_type;
   using mem = typename Exec::memory_space;
   const std::size_t n = static_cast<std::size_t>(A.num_rows);
+  // (The last row hands the tallies over: a product without rows has none.)
+  if (n == 0) return false;
   // First, while the device is idle (see the top of the file).
   auto row_map = result_view<Off, mem>("libra::spgemm::C::row_map", n + 1);
   const TempsFrame<mem> frame(temps);
@@ -179,9 +185,11 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
   // tally = {products, longest row of C (hash rows) or longest row's products
   // (bitmap rows), rows left out, nnz(C), rows spread, spilled rows' products,
-  // longest spilled row's products}: one read-back (two with spilled rows).
-  auto tally = temps.template view<atomic_u64>("libra::spgemm::small::tally", 7);
-  Kokkos::deep_copy(exec, tally, atomic_u64(0));
+  // longest spilled row's products}: zero when leased, read once (twice with
+  // spilled rows) without a copy.
+  const LanesLease<Exec, ZeroedCounters<Exec, 7>> counters(exec);
+  auto tally = (*counters).device;
+  (*counters).prepare(exec);
   // Hash rows too long for their tables spill to bitmap rows when C's columns
   // fit a team's scratch.
   using SpillFill = BitmapRows<Exec, S, O, Off, true, true>;
@@ -288,48 +296,53 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     }
     launch_hash(exec, "libra::spgemm::small::count", count, true);
   }
-  const SmallRowMapScan<Off, mem> scan{unique, row_map, tally, n};
+  const SmallRowMapScan<Off, mem, decltype((*counters).out)> scan{unique, row_map, tally,
+                                                                  (*counters).out, n};
   const auto scan_rows = [&] {
     Kokkos::parallel_scan("libra::spgemm::small::scan",
                           Kokkos::RangePolicy<Exec>(exec, 0, n), scan);
   };
   scan_rows();
-  auto t = host_copy(exec, tally);  // the synchronisation
-  if (!by_bitmap && t(2) > 0 && !spilling) {
-    st.paths.small_fallback += t(2);
+  auto t = (*counters).read(exec);  // the synchronisation
+  if (!by_bitmap && t[2] > 0 && !spilling) {
+    st.paths.small_fallback += t[2];
     plan.c.row_map = row_map;  // the binned path's to fill
     return false;
   }
   // Rows the count set aside (hash rows left out of the tables, heavy bitmap
   // rows, both listed in `spill`): counted by bitmap rows of their own (heavy
   // ones by teams as wide as the device allows), then C's row_map again.
-  const std::size_t spilled = spilling ? static_cast<std::size_t>(t(2)) : 0;
-  const std::size_t heavy_rows = by_bitmap ? static_cast<std::size_t>(t(2)) : 0;
+  const std::size_t spilled = spilling ? static_cast<std::size_t>(t[2]) : 0;
+  const std::size_t heavy_rows = by_bitmap ? static_cast<std::size_t>(t[2]) : 0;
   if (spilled + heavy_rows > 0) {
     BitmapRows<Exec, S, O, Off, false> count;
     count.products = rp;
     count.unique = unique;
     count.tally = Kokkos::subview(tally, std::make_pair(5, 7));
+    (*counters).prepare(exec);
     launch_bitmap(exec,
                   spilled ? "libra::spgemm::small::count_spill"
                           : "libra::spgemm::small::count_heavy",
                   count, spilled ? threads_for(2.0 * table, 1024) : 1024, spill,
                   spilled + heavy_rows);
     scan_rows();
-    t = host_copy(exec, tally);  // the second synchronisation
+    // The second synchronisation: nnz(C) and the set-aside rows' tallies (the
+    // first hand-over zeroed the others).
+    const auto again = (*counters).read(exec);
+    for (const int k : {3, 5, 6}) t[k] = again[k];
     st.paths.small_spill += spilled;
     st.paths.small_heavy += heavy_rows;
   }
   // The fill's launches side by side (ConcurrentKernels): the rows in order,
   // and the spilled or heavy rows, weighed by their products.
-  const std::uint64_t set_aside_products = spilled + heavy_rows > 0 ? t(5) : 0;
+  const std::uint64_t set_aside_products = spilled + heavy_rows > 0 ? t[5] : 0;
   const std::vector<std::uint64_t> fill_work{
-      t(0) > set_aside_products ? t(0) - set_aside_products : 0, set_aside_products};
-  const std::uint64_t nnz = checked_cast<Off>(t(3), "nnz(C)");
-  st.products = t(0);
-  st.flops = 2 * t(0);
+      t[0] > set_aside_products ? t[0] - set_aside_products : 0, set_aside_products};
+  const std::uint64_t nnz = checked_cast<Off>(t[3], "nnz(C)");
+  st.products = t[0];
+  st.flops = 2 * t[0];
   st.paths.small += n;
-  plan.total_products = t(0);
+  plan.total_products = t[0];
   plan.c.row_map = row_map;
   // The device is idle but for other streams: one fence covers both arrays.
   bool reused = false;
@@ -358,18 +371,18 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           auto light = fill;
           light.heavy_beyond = heavy_rows > 0 ? heavy_beyond : 0;
           launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_bitmap", light,
-                        threads_for(static_cast<double>(t(1)), 1024), {}, n);
+                        threads_for(static_cast<double>(t[1]), 1024), {}, n);
         } else {
           launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_heavy", fill,
-                        threads_for(static_cast<double>(t(6)), 1024), spill, heavy_rows);
+                        threads_for(static_cast<double>(t[6]), 1024), spill, heavy_rows);
         }
       }
     }
   } else {
-    st.paths.thread_groups_spread += t(4);
+    st.paths.thread_groups_spread += t[4];
     // Fill tables: twice the longest row of C, at most the count's.
     int fill_table = 2;
-    while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t(1))
+    while (fill_table < table && static_cast<std::uint64_t>(fill_table) < 2 * t[1])
       fill_table *= 2;
     ConcurrentKernels<Exec> lanes(exec,
                                   nnz > 0 ? fill_work : std::vector<std::uint64_t>{},
@@ -403,7 +416,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
       fill.value_slots =
           fill.by_column ? words * 64 : SpillFill::value_slots_within(words, room);
       launch_bitmap(lanes.at(k), "libra::spgemm::small::fill_spill", fill,
-                    threads_for(static_cast<double>(t(6)), 1024), spill, spilled);
+                    threads_for(static_cast<double>(t[6]), 1024), spill, spilled);
     }
   }
   plan.values_in_symbolic = true;
