@@ -138,6 +138,10 @@ struct SpgemmOptions {
     // the other rows' (0: every row in the one launch, whose teams the longest
     // row sizes).
     int small_heavy_sweeps = 32;
+    // The small path's bitmap teams: 32 threads, doubled (up to 256 in the
+    // count, 1,024 in the fill) while a thread would take more than this many
+    // products of four average rows (count) or of the longest row (fill).
+    int small_team_products = 16;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
     // its hash table, when that bitmap fits scratch and the table has at least
