@@ -34,7 +34,8 @@
 // LIBRA_BENCH_HOST_WORD_PERCENT
 // host_word_ratio (in percent),
 // LIBRA_BENCH_SMALL_HEAVY_SWEEPS small_heavy_sweeps, LIBRA_BENCH_SMALL_TEAM_PRODUCTS
-// small_team_products, LIBRA_BENCH_SIDE_BY_SIDE=0
+// small_team_products, LIBRA_BENCH_SMALL_LAST_TEAM_ROWS small_last_team_rows,
+// LIBRA_BENCH_SIDE_BY_SIDE=0
 // turns tuning.side_by_side off;
 // LIBRA_BENCH_MEMORY_BUDGET_MB=N sets memory_budget and
 // LIBRA_BENCH_OUTER_CHUNKS_BY_ITEMS=1 tuning.outer_chunks_by_items (to compare
@@ -277,6 +278,9 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_MARK_COLUMNS")) {
       options_.tuning.host_mark_columns = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_SMALL_LAST_TEAM_ROWS")) {
+      options_.tuning.small_last_team_rows = *v;
     }
     if (const auto v = env_int("LIBRA_BENCH_SMALL_TEAM_PRODUCTS")) {
       options_.tuning.small_team_products = static_cast<int>(*v);

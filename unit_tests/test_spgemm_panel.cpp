@@ -784,6 +784,42 @@ TYPED_TEST(SpgemmPanel, SmallPathHubRowsTakeWideTeams) {
   }
 }
 
+// C's row_map on the small path's bitmap rows: written by the count's last
+// team where its threads have at most Tuning::small_last_team_rows rows each
+// (last_team_row_map.hpp), else by a scan launch; 0 forces the scan. 40 rows
+// fit one thread's run of 64 on every space; 20,000 rows exceed any count
+// team's (at most 256 threads). The hub rows' second count ends either way.
+TYPED_TEST(SpgemmPanel, SmallPathRowMapByLastTeamOrScan) {
+  using libra::impl::SmallBitmap;
+  const auto few = libra::ref::random(40, 70, 4, 81, 0.2);
+  const auto few_b = libra::ref::random(70, 50, 3, 82, 0.1);
+  const auto many = libra::ref::random(20000, 300, 2, 83, 0.1);
+  const auto many_b = libra::ref::random(300, 60, 2, 84, 0.1);
+  for (const bool last_team : {true, false}) {
+    SCOPED_TRACE(last_team ? "last team allowed" : "scan launches");
+    auto o = small_path();
+    o.tuning.small_last_team_rows = last_team ? 64 : 0;
+    ASSERT_NE(small_path_bitmap<TypeParam>(few, few_b, o), SmallBitmap::none);
+    auto st = check_product<TypeParam>(few, few_b, o);
+    EXPECT_EQ(st.paths.small, 40u);
+    EXPECT_EQ(st.paths.small_last_team_scans, last_team ? 1u : 0u);
+    EXPECT_EQ(st.paths.small_scan_launches, last_team ? 0u : 1u);
+    ASSERT_NE(small_path_bitmap<TypeParam>(many, many_b, o), SmallBitmap::none);
+    st = check_product<TypeParam>(many, many_b, o);
+    EXPECT_EQ(st.paths.small, 20000u);
+    EXPECT_EQ(st.paths.small_last_team_scans, 0u);
+    EXPECT_EQ(st.paths.small_scan_launches, 1u);
+    // Hub rows: two counts, each ending one way or the other.
+    auto h = small_path(64);
+    h.tuning.small_last_team_rows = last_team ? 64 : 0;
+    h.tuning.small_heavy_sweeps = 2;
+    st = check_product<TypeParam>(hub_rows_a(), hub_row_b(), h);
+    EXPECT_GE(st.paths.small_heavy, 2u);
+    EXPECT_EQ(st.paths.small_last_team_scans + st.paths.small_scan_launches, 2u);
+    if (!last_team) EXPECT_EQ(st.paths.small_last_team_scans, 0u);
+  }
+}
+
 // Hash rows of the small path too long for their tables spill to bitmap rows:
 // hub rows of A and of B, sums at their columns (900 columns of C) and at
 // positions in C's row (12,000: the long rows add in C, in place), and a

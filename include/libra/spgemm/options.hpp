@@ -142,6 +142,10 @@ struct SpgemmOptions {
     // count, 1,024 in the fill) while a thread would take more than this many
     // products of four average rows (count) or of the longest row (fill).
     int small_team_products = 16;
+    // The small path's bitmap counts end with their last team writing C's
+    // row_map where its threads have at most this many rows each; 0: a scan
+    // launch after every count (impl/last_team_row_map.hpp).
+    int small_last_team_rows = 32;
     // The binned fill pass (GPU-style kernels) writes a team row's sorted
     // columns off a bitmap over C's columns in team scratch, instead of sorting
     // its hash table, when that bitmap fits scratch and the table has at least
@@ -237,6 +241,10 @@ struct SpgemmPathCounts {
   // Of the small path's bitmap rows, the hub rows made by wide teams of their
   // own (Tuning::small_heavy_sweeps).
   std::uint64_t small_heavy = 0;
+  // The small path's count launches whose last team wrote C's row_map (no scan
+  // launch; Tuning::small_last_team_rows), and those a scan launch followed.
+  std::uint64_t small_last_team_scans = 0;
+  std::uint64_t small_scan_launches = 0;
   // Rows of A in dense panels (panel algorithm: KokkosBlas::gemm on dense
   // tiles, pattern and values; impl/dense_panels.hpp).
   std::uint64_t dense_panels = 0;

@@ -63,12 +63,14 @@ class ZeroedCounters {
 };
 
 // Called by the one thread that ends a pass, after every addition: the counters
-// into `out`, and `device` back to zero.
+// into `out`, and `device` back to zero. (Read as volatile: in a launch whose
+// last team ends the pass, other teams' additions are not in its cache.)
 template <class Device, class Out>
 KOKKOS_INLINE_FUNCTION void hand_over(const Device& device, const Out& out) {
   for (std::size_t k = 0; k < device.extent(0); ++k) {
-    out(k) = static_cast<std::uint64_t>(device(k));
-    device(k) = 0;
+    volatile atomic_u64* c = &device(k);
+    out(k) = static_cast<std::uint64_t>(*c);
+    *c = 0;
   }
 }
 

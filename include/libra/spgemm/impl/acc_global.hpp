@@ -11,7 +11,9 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+#include "libra/core/exec_lanes.hpp"
 #include "libra/core/spaces.hpp"
+#include "libra/spgemm/impl/last_team_row_map.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 
 namespace libra::impl {
@@ -75,6 +77,13 @@ struct BitmapRows {
   // and its products out of tally(1); the fill skips them.
   std::uint64_t heavy_beyond = 0;
   Kokkos::View<std::uint32_t*, mem> heavy{};
+  // Count (the small path), when given: the last team to finish writes C's
+  // row_map from every row's count in `unique`, nnz(C) into counters(3), and
+  // hands `counters` (the whole tally, counters(7) its tickets) to
+  // `counters_out` (last_team_row_map.hpp): no scan launch follows.
+  Kokkos::View<Off*, mem> last_row_map{};
+  Kokkos::View<atomic_u64*, mem> counters{};
+  Kokkos::View<std::uint64_t*, StagingSpace<Exec>> counters_out{};
 
   using bits_scratch = Kokkos::View<std::uint64_t*, typename Exec::scratch_memory_space,
                                     Kokkos::MemoryUnmanaged>;
@@ -127,6 +136,11 @@ struct BitmapRows {
                   words);
       } else {
         rows_with(m, prefix, bits, starts_scratch(), words);
+      }
+    }
+    if constexpr (!Fill) {
+      if (last_row_map.extent(0) > 0) {
+        last_team_row_map(m, unique, last_row_map, counters, counters_out, 3, 7);
       }
     }
   }

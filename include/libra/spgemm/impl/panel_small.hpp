@@ -1,11 +1,13 @@
 #pragma once
-// Small one-shot products (SpgemmOptions::Tuning::small_nnz) in three launches
+// Small one-shot products (SpgemmOptions::Tuning::small_nnz) in two or three launches
 // and one host synchronisation: on a GPU the binned path's analysis, bins and
 // read-backs cost a fixed ~0.2 ms, more than the product itself.
 //   count  every row in order, and the launch tallies the products;
-//   scan   C's row_map; its last row hands nnz(C) and the tallies to host
-//          memory the device writes (zeroed_counters.hpp: no launch zeroes them
-//          first, no copy reads them back), and the host waits for it (the one
+//   scan   C's row_map: written by the count's last team (bitmap rows whose
+//          threads have few rows each: last_team_row_map.hpp), else by a
+//          scan launch; either hands nnz(C) and the tallies to host memory the
+//          device writes (zeroed_counters.hpp: no launch zeroes them first, no
+//          copy reads them back), and the host waits for it (the one
 //          synchronisation);
 //   fill   C's columns and values in one pass.
 // Narrow products of any size take this path too (wants_small_path).
@@ -185,9 +187,9 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   auto unique = temps.template view<std::uint64_t>("libra::spgemm::small::unique", n);
   // tally = {products, longest row of C (hash rows) or longest row's products
   // (bitmap rows), rows left out, nnz(C), rows spread, spilled rows' products,
-  // longest spilled row's products}: zero when leased, read once (twice with
-  // spilled rows) without a copy.
-  const LanesLease<Exec, ZeroedCounters<Exec, 7>> counters(exec);
+  // longest spilled row's products, the count teams' tickets}: zero when
+  // leased, read once (twice with spilled rows) without a copy.
+  const LanesLease<Exec, ZeroedCounters<Exec, 8>> counters(exec);
   auto tally = (*counters).device;
   (*counters).prepare(exec);
   // Hash rows too long for their tables spill to bitmap rows when C's columns
@@ -208,10 +210,13 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // them as they finish, so hub rows run beside the others), or, when zeroing a team's
   // sums per column would cost more than 8 stores a thread per row, as many
   // teams as run at once, striding over the rows.
-  // (rows: the rows to make, `count` of them; empty: all n in order.)
+  // (rows: the rows to make, `count` of them; empty: all n in order.) A count
+  // launch given `last` ends with its last team writing C's row_map and
+  // handing the tallies over where its threads' runs of rows stay short
+  // (last_team_row_map.hpp); returns whether it does.
   const auto launch_bitmap = [&](const Exec& on, const char* label, auto f, int threads,
                                  Kokkos::View<const std::uint32_t*, mem> rows,
-                                 std::size_t count) {
+                                 std::size_t count, bool last = false) {
     using F = decltype(f);
     f.rows = rows;
     f.first = 0;
@@ -230,7 +235,14 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
                               .set_scratch_size(0, Kokkos::PerTeam(bytes)));
     };
     threads = fitted_team(on, 1, bytes, LaunchTraits<Exec>::team_threads(threads), f);
+    last = last && last_team_scans(n, threads, options.tuning.small_last_team_rows);
+    if (last) {
+      f.last_row_map = row_map;
+      f.counters = (*counters).device;
+      f.counters_out = (*counters).out;
+    }
     Kokkos::parallel_for(label, policy_for(threads), f);
+    return last;
   };
   // Threads per team: the count's by the average row's products, the fill's by
   // the longest row's (the count's tally), so that a hub row's team takes it in
@@ -284,6 +296,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // the device for a row of average length (facebook_combined: 4,039 rows of
   // 666 products on average, hub rows of up to 60,000).
   std::uint64_t heavy_beyond = 0;
+  bool scanned = false;  // by the count's last team
   if (by_bitmap) {
     const int threads = threads_for(4 * small_path_sizes(A, B).per_row(), 256, n);
     if (options.tuning.small_heavy_sweeps > 0) {
@@ -298,7 +311,8 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     count.tally = tally;
     count.heavy_beyond = heavy_beyond;
     count.heavy = spill;
-    launch_bitmap(exec, "libra::spgemm::small::count_bitmap", count, threads, {}, n);
+    scanned = launch_bitmap(exec, "libra::spgemm::small::count_bitmap", count, threads,
+                            {}, n, true);
   } else {
     Count count{rp, {}, 0, n, table, 1, unique, {}, {}, {}, tally, spill, left};
     if (spilling && options.tuning.small_spill_products > 0) {
@@ -308,11 +322,17 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   }
   const SmallRowMapScan<Off, mem, decltype((*counters).out)> scan{unique, row_map, tally,
                                                                   (*counters).out, n};
-  const auto scan_rows = [&] {
+  // C's row_map, unless the count's last team wrote it.
+  const auto scan_rows = [&](bool by_last_team) {
+    if (by_last_team) {
+      ++st.paths.small_last_team_scans;
+      return;
+    }
+    ++st.paths.small_scan_launches;
     Kokkos::parallel_scan("libra::spgemm::small::scan",
                           Kokkos::RangePolicy<Exec>(exec, 0, n), scan);
   };
-  scan_rows();
+  scan_rows(scanned);
   auto t = (*counters).read(exec);  // the synchronisation
   if (!by_bitmap && t[2] > 0 && !spilling) {
     st.paths.small_fallback += t[2];
@@ -330,12 +350,12 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     count.unique = unique;
     count.tally = Kokkos::subview(tally, std::make_pair(5, 7));
     (*counters).prepare(exec);
-    launch_bitmap(exec,
-                  spilled ? "libra::spgemm::small::count_spill"
-                          : "libra::spgemm::small::count_heavy",
-                  count, spilled ? threads_for(2.0 * table, 1024, spilled) : 1024, spill,
-                  spilled + heavy_rows);
-    scan_rows();
+    scan_rows(launch_bitmap(exec,
+                            spilled ? "libra::spgemm::small::count_spill"
+                                    : "libra::spgemm::small::count_heavy",
+                            count,
+                            spilled ? threads_for(2.0 * table, 1024, spilled) : 1024,
+                            spill, spilled + heavy_rows, true));
     // The second synchronisation: nnz(C) and the set-aside rows' tallies (the
     // first hand-over zeroed the others).
     const auto again = (*counters).read(exec);
