@@ -38,9 +38,14 @@ KOKKOS_INLINE_FUNCTION int find_sorted(const Cols& cols, int n, Key key) {
 // the products finds a column's position with one popcount and adds its value
 // (in scratch when the row's values fit beside the bitmap, else in C, in
 // place): the row's values come out of the fill pass, no numeric pass.
-template <class Exec, class S, class O, class Off, bool Fill, bool Values = false>
+// LastTeam: the small path's counts, which may end with their last team
+// writing C's row_map (last_row_map below); a type of its own, so that the
+// binned path's count kernels carry none of that code (8 more registers).
+template <class Exec, class S, class O, class Off, bool Fill, bool Values = false,
+          bool LastTeam = false>
 struct BitmapRows {
   static_assert(Fill || !Values, "values are made by the fill pass");
+  static_assert(!Fill || !LastTeam, "the last team ends a count");
   using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
   using mem = typename Exec::memory_space;
   using Words = Kokkos::View<std::uint64_t**, Kokkos::LayoutRight, mem>;
@@ -138,7 +143,7 @@ struct BitmapRows {
         rows_with(m, prefix, bits, starts_scratch(), words);
       }
     }
-    if constexpr (!Fill) {
+    if constexpr (!Fill && LastTeam) {
       if (last_row_map.extent(0) > 0) {
         last_team_row_map(m, unique, last_row_map, counters, counters_out, 3, 7);
       }

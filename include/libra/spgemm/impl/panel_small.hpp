@@ -305,7 +305,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
           static_cast<std::uint64_t>(LaunchTraits<Exec>::team_threads(threads));
       spill = temps.template view<std::uint32_t>("libra::spgemm::small::spill", n);
     }
-    BitmapRows<Exec, S, O, Off, false> count;
+    BitmapRows<Exec, S, O, Off, false, false, true> count;
     count.products = rp;
     count.unique = unique;
     count.tally = tally;
@@ -345,7 +345,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   const std::size_t spilled = spilling ? static_cast<std::size_t>(t[2]) : 0;
   const std::size_t heavy_rows = by_bitmap ? static_cast<std::size_t>(t[2]) : 0;
   if (spilled + heavy_rows > 0) {
-    BitmapRows<Exec, S, O, Off, false> count;
+    BitmapRows<Exec, S, O, Off, false, false, true> count;
     count.products = rp;
     count.unique = unique;
     count.tally = Kokkos::subview(tally, std::make_pair(5, 7));
