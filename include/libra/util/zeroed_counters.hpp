@@ -17,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "libra/core/exec_lanes.hpp"
 #include "libra/core/spaces.hpp"
@@ -38,9 +39,11 @@ class ZeroedCounters {
   // The cache's hand-back: nothing to wait for (read() waited).
   void settle() const noexcept {}
 
-  // Before kernels add into `device`: zeroes it if an earlier caller left it dirty.
+  // Before kernels add into `device`: zeroes it if an earlier caller left it
+  // dirty (after every stream's work: that caller's kernels may still run).
   void prepare(const Exec& exec) {
     if (dirty_) {
+      Kokkos::fence();
       Kokkos::deep_copy(exec, device, atomic_u64(0));
       exec.fence();
     }
