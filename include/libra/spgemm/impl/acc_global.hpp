@@ -83,8 +83,8 @@ struct BitmapRows {
   std::uint64_t heavy_beyond = 0;
   Kokkos::View<std::uint32_t*, mem> heavy{};
   // Count (the small path), when given: the last team to finish writes C's
-  // row_map from every row's count in `unique`, nnz(C) into counters(3), and
-  // hands `counters` (the whole tally, counters(7) its tickets) to
+  // row_map from every row's count in `unique`, nnz(C) into its slot, and
+  // hands `counters` (the whole tally, with the teams' tickets) to
   // `counters_out` (last_team_row_map.hpp): no scan launch follows.
   Kokkos::View<Off*, mem> last_row_map{};
   Kokkos::View<atomic_u64*, mem> counters{};
@@ -145,7 +145,8 @@ struct BitmapRows {
     }
     if constexpr (!Fill && LastTeam) {
       if (last_row_map.extent(0) > 0) {
-        last_team_row_map(m, unique, last_row_map, counters, counters_out, 3, 7);
+        last_team_row_map(m, unique, last_row_map, counters, counters_out,
+                          small_tally_nnz, small_tally_tickets);
       }
     }
   }

@@ -22,6 +22,15 @@
 
 namespace libra::impl {
 
+// The small path's tally slots that the end of a count writes (panel_small.hpp
+// lists the others): nnz(C), and the count teams' tickets, last of the array.
+// (Enumerators, not variables: device code may take them by reference.)
+enum SmallTally : int {
+  small_tally_nnz = 3,
+  small_tally_tickets = 7,
+  small_tally_slots = 8
+};
+
 // Whether a launch of teams of `threads` threads may scan `rows` rows in its
 // last team, each thread at most `per_thread` of them (Tuning::
 // small_last_team_rows): beyond, a scan launch is quicker than one team's runs.

@@ -36,6 +36,7 @@
 #include "libra/core/spaces.hpp"
 #include "libra/spgemm/impl/acc_global.hpp"
 #include "libra/spgemm/impl/acc_hash_scratch.hpp"
+#include "libra/spgemm/impl/last_team_row_map.hpp"
 #include "libra/spgemm/impl/panel_plan.hpp"
 #include "libra/spgemm/impl/row_products.hpp"
 #include "libra/util/result_memory.hpp"
@@ -140,7 +141,7 @@ int small_lanes(double products_per_entry) {
   return lanes;
 }
 
-// C's row_map from the rows' counts; nnz(C) also goes to tally(3), and the
+// C's row_map from the rows' counts; nnz(C) also goes to its tally slot, and the
 // last row hands the tallies over to the host (zeroed_counters.hpp).
 template <class Off, class Mem, class Out>
 struct SmallRowMapScan {
@@ -155,7 +156,7 @@ struct SmallRowMapScan {
     sum += unique(i);
     if (final && i + 1 == n) {
       row_map(n) = static_cast<Off>(sum);
-      tally(3) = sum;
+      tally(small_tally_nnz) = sum;
       hand_over(tally, out);
     }
   }
@@ -189,7 +190,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
   // (bitmap rows), rows left out, nnz(C), rows spread, spilled rows' products,
   // longest spilled row's products, the count teams' tickets}: zero when
   // leased, read once (twice with spilled rows) without a copy.
-  const LanesLease<Exec, ZeroedCounters<Exec, 8>> counters(exec);
+  const LanesLease<Exec, ZeroedCounters<Exec, small_tally_slots>> counters(exec);
   auto tally = (*counters).device;
   (*counters).prepare(exec);
   // Hash rows too long for their tables spill to bitmap rows when C's columns
@@ -359,7 +360,7 @@ bool panel_small(const Exec& exec, Plan& plan, const Csr& A, const Csr& B,
     // The second synchronisation: nnz(C) and the set-aside rows' tallies (the
     // first hand-over zeroed the others).
     const auto again = (*counters).read(exec);
-    for (const int k : {3, 5, 6}) t[k] = again[k];
+    for (const int k : {static_cast<int>(small_tally_nnz), 5, 6}) t[k] = again[k];
     st.paths.small_spill += spilled;
     st.paths.small_heavy += heavy_rows;
   }
