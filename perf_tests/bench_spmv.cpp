@@ -25,8 +25,11 @@
 // libra_csr's items per thread and tile threads (tuning sweeps; default: Libra's);
 // LIBRA_BENCH_SPMV_LOADS=1 has libra_csr and libra_csr_plan read A by plain loads
 // on GPUs (SpmvOptions::Tuning::load_hints -1; default: streaming loads on CUDA);
-// LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr_plan's rows kernel (csr_rows 1), and
-// LIBRA_BENCH_SPMV_LANES its lanes per row (csr_row_lanes);
+// LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr's and libra_csr_plan's rows kernel
+// (csr_rows 1), 2 forbids it (-1), LIBRA_BENCH_SPMV_LANES sets its lanes per row
+// (csr_row_lanes), LIBRA_BENCH_SPMV_ROW_TEAM the shortest row the whole team sums
+// (csr_row_team_min; 1: none), LIBRA_BENCH_SPMV_PLANLESS_ROWS_MAX the longest path
+// (rows + nonzeros) on which libra_csr takes it (csr_rows_planless_max_path);
 // LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr's and libra_csr_plan's row sums
 // where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
 // default: Libra's);
@@ -143,8 +146,15 @@ SpmvOptions csr_options(bool merge) {
   const long long plain = env_number("LIBRA_BENCH_SPMV_LOADS");
   if (plain > 1) throw ArgumentError("LIBRA_BENCH_SPMV_LOADS is 1 or unset");
   o.tuning.load_hints = plain == 1 ? -1 : 0;
-  if (env_number("LIBRA_BENCH_SPMV_ROWS") > 0) o.tuning.csr_rows = 1;
+  const long long rows = env_number("LIBRA_BENCH_SPMV_ROWS");
+  if (rows > 2) throw ArgumentError("LIBRA_BENCH_SPMV_ROWS is 1, 2 or unset");
+  o.tuning.csr_rows = rows == 1 ? 1 : rows == 2 ? -1 : 0;
   o.tuning.csr_row_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMV_LANES"));
+  // 1: no rows are the whole team's (csr_row_team_min -1); else that many.
+  const long long team = env_number("LIBRA_BENCH_SPMV_ROW_TEAM");
+  o.tuning.csr_row_team_min = team == 1 ? -1 : team;
+  if (const long long most = env_number("LIBRA_BENCH_SPMV_PLANLESS_ROWS_MAX"); most > 0)
+    o.tuning.csr_rows_planless_max_path = most;
   const long long sums = env_number("LIBRA_BENCH_SPMV_ROW_SUMS");
   if (sums > 2) throw ArgumentError("LIBRA_BENCH_SPMV_ROW_SUMS is 1, 2 or unset");
   o.tuning.tile_row_sums = sums == 1 ? 1 : sums == 2 ? -1 : 0;

@@ -180,12 +180,12 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
       o.local.tuning.csr_tiles >= 0;
   switch (o.format) {
     case PartFormat::csr:
-      // Planned pCSR rows (libra::spmv_plan): on GPUs a small regular piece
-      // takes the rows kernel in place of the tiles.
+      // On GPUs a small piece (planned or not) takes the rows kernel in place
+      // of the tiles.
       EXPECT_TRUE(idle ||
                   path == (tiles ? SpmvPath::csr_tiles : SpmvPath::csr_merge_path) ||
-                  (tiles && libra::LaunchTraits<Exec>::is_gpu && planned &&
-                   path == SpmvPath::csr_rows))
+                  (tiles && libra::LaunchTraits<Exec>::is_gpu &&
+                   o.local.tuning.csr_rows >= 0 && path == SpmvPath::csr_rows))
           << libra::to_string(path);
       break;
     case PartFormat::coo:

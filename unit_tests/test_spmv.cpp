@@ -108,12 +108,12 @@ SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {}
       const int t = o.tuning.csr_tiles;
       const bool tiles =
           rank1 && (t > 0 || (t == 0 && libra::LaunchTraits<Exec>::is_gpu));
+      // With a plan or without, the rows kernel where forced, perhaps where
+      // Libra chooses on GPUs (small paths; a plan's short rows).
       if (!tiles) return SpmvPath::csr_merge_path;
-      if (f == Format::csr_planned || f == Format::pcsr_planned) {
-        const int r = o.tuning.csr_rows;
-        if (r > 0) return SpmvPath::csr_rows;
-        if (either) *either = r == 0 && libra::LaunchTraits<Exec>::is_gpu;
-      }
+      const int r = o.tuning.csr_rows;
+      if (r > 0) return SpmvPath::csr_rows;
+      if (either) *either = r == 0 && libra::LaunchTraits<Exec>::is_gpu;
       return SpmvPath::csr_tiles;
     }
     case Format::csc:
@@ -372,15 +372,21 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       }
     }
   }
-  // The rows kernel with its lanes per row forced (GPUs; host spaces run one
-  // lane): a thread per row, a few rows a warp, a warp per row.
+  // The rows kernel, with a plan and without, its lanes per row forced (GPUs;
+  // host spaces run one lane): a thread per row, a few rows a warp, a warp per
+  // row; rows the whole team sums from Libra's length, from one nonzero (every
+  // row, more than the team's list holds), and none.
   for (int lanes : {1, 4, 32}) {
-    SpmvOptions p = o;
-    p.tuning.csr_tiles = 1;
-    p.tuning.csr_rows = 1;
-    p.tuning.csr_row_lanes = lanes;
-    for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
-      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+    for (std::int64_t team : {0, 1, -1}) {
+      SpmvOptions p = o;
+      p.tuning.csr_tiles = 1;
+      p.tuning.csr_rows = 1;
+      p.tuning.csr_row_lanes = lanes;
+      p.tuning.csr_row_team_min = team;
+      for (Format f :
+           {Format::csr, Format::pcsr, Format::csr_planned, Format::pcsr_planned}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      }
     }
   }
   {
@@ -457,6 +463,7 @@ TEST(Spmv, PlanlessRowSums) {
   o.tuning.tile_threads = 1;
   o.tuning.segment_items = 64;  // tiles of 64 path items: many, each of whole rows
   o.tuning.tile_row_sums = 1;
+  o.tuning.csr_rows = -1;  // GPUs would take the rows kernel on paths this short
   for (const auto& [alpha, beta] :
        std::vector<std::pair<double, double>>{{1, 0}, {2, -1}, {-0.5, 0.25}}) {
     const auto A = libra::test::from_ref<double, int, int, Device>(band);
@@ -536,7 +543,7 @@ TEST(Spmv, KokkosCrsMatrixAndShapes) {
   Kokkos::deep_copy(x, 1.0);
   SpmvStats st;
   libra::spmv(Exec(), 1.0, K, x, 0.0, y, {}, &st);
-  EXPECT_EQ(st.path, compute_path(Format::csr, false, true));
+  expect_path(st.path, Format::csr, false, true, {});
   EXPECT_THROW(libra::spmv(Exec(), 1.0, A, wrong, 0.0, y), libra::ShapeError);
   EXPECT_THROW(libra::spmv(Exec(), 1.0, A, x, 0.0, wrong), libra::ShapeError);
   Kokkos::View<double**, Device> X("X", 20, 2), Y("Y", 30, 3);
@@ -555,6 +562,7 @@ TEST(Spmv, CsrTilesWithKeptCoordinatesAllocateNothingAndDoNotFence) {
   Kokkos::deep_copy(x, 0.5);
   SpmvOptions o = segments(3);  // many tiles: rows cut by their boundaries
   o.tuning.csr_tiles = 1;
+  o.tuning.csr_rows = -1;  // GPUs would take the rows kernel on paths this short
   libra::impl::CsrKept<double, Device::memory_space> kept;
   const auto call = [&](double beta) {
     SpmvPath path;
@@ -753,6 +761,113 @@ TEST(Spmv, TileRowSums) {
       }
     }
   }
+}
+
+// The rows kernel (impl/csr_rows.hpp) on short rows, empty rows and hub rows
+// of 40, 300 and 2,500 nonzeros, with a plan and without: the team sums rows
+// from Libra's length (32 passes of their group), from 1 and 3 nonzeros (more
+// such rows than the team's list holds: groups sum the rest) or none; lanes
+// Libra's or forced. Libra takes it on GPUs without a plan on paths this
+// short, and a call then neither allocates nor waits; a plan keeps the tiles
+// here (the hub rows are too long for their groups), sums rows where they
+// suit row sums, and takes the rows kernel where they are too long for row
+// sums only.
+TEST(Spmv, RowsKernelWithTeamRows) {
+  const std::int64_t n = 3000, cols = 2600;
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t len = i == 17 ? 2500 : i == 1500 ? 300 : i == 2999 ? 40 : i % 6;
+    for (std::int64_t e = 0; e < len; ++e)
+      t.emplace_back(i, (i * 13 + e * (len > 100 ? 1 : 7)) % cols, 0.5 + (e % 5));
+  }
+  const auto a = libra::ref::from_triplets(n, cols, t);
+  const auto A = libra::test::from_ref<double, int, int, Device>(a);
+  Kokkos::View<double*, Device> x("x", cols), y("y", n);
+  Kokkos::deep_copy(x, 0.25);
+  const auto want = libra::ref::spmv(a, std::vector<double>(cols, 0.25));
+  const auto expect_oracle = [&](const char* what) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_NEAR(h(i), 2.0 * want[i] - 3.0, 1e-12 * (1 + std::abs(want[i])))
+          << what << ", row " << i;
+    }
+  };
+  for (int lanes : {0, 1, 8}) {
+    for (std::int64_t team : {0, 1, 3, -1}) {
+      SCOPED_TRACE("lanes " + std::to_string(lanes) + ", team rows from " +
+                   std::to_string(team));
+      SpmvOptions o;
+      o.tuning.csr_tiles = 1;
+      o.tuning.csr_rows = 1;
+      o.tuning.csr_row_lanes = lanes;
+      o.tuning.csr_row_team_min = team;
+      const auto plan = libra::spmv_plan(Exec(), A, o);
+      ASSERT_GT(plan.tiles.lanes, 0);
+      const std::int64_t team_min =
+          team < 0   ? 0
+          : team > 0 ? team
+                     : 32 * static_cast<std::int64_t>(plan.tiles.lanes);
+      EXPECT_EQ(plan.tiles.team_min, team_min);  // the longest row passes every one
+      for (bool planned : {false, true}) {
+        Kokkos::deep_copy(y, 3.0);
+        SpmvStats st;
+        if (planned) {
+          libra::spmv(Exec(), 2.0, A, x, -1.0, y, plan, o, &st);
+        } else {
+          libra::spmv(Exec(), 2.0, A, x, -1.0, y, o, &st);
+        }
+        EXPECT_EQ(st.path, SpmvPath::csr_rows);
+        EXPECT_EQ(st.planned, planned);
+        EXPECT_FALSE(st.row_sums);
+        expect_oracle(planned ? "planned" : "plan-less");
+      }
+    }
+  }
+  // Libra's choice: the rows kernel without a plan on GPUs, the tiles on
+  // longer paths; a plan keeps the tiles where the longest row is too long
+  // for its group.
+  SpmvOptions o;
+  o.tuning.csr_tiles = 1;
+  const auto plan = libra::spmv_plan(Exec(), A, o);
+  const bool gpu = libra::LaunchTraits<Exec>::is_gpu;
+  EXPECT_EQ(plan.tiles.lanes, 0);
+  EXPECT_EQ(plan.tiles.team_min, 0);
+  SpmvStats st;
+  Kokkos::deep_copy(y, 3.0);
+  libra::spmv(Exec(), 2.0, A, x, -1.0, y, o, &st);
+  EXPECT_EQ(st.path, gpu ? SpmvPath::csr_rows : SpmvPath::csr_tiles);
+  expect_oracle("Libra's choice");
+  Kokkos::fence();
+  if (gpu) {
+    Kokkos::deep_copy(y, 3.0);
+    Kokkos::fence();
+    libra::test::ToolEvents events;
+    libra::spmv(Exec(), 2.0, A, x, -1.0, y, o, &st);
+    for (const auto& e : events.stop()) ADD_FAILURE() << "plan-less: " << e;
+    expect_oracle("plan-less, again");
+  }
+  SpmvOptions longer = o;
+  longer.tuning.csr_rows_planless_max_path = 1000;
+  libra::spmv(Exec(), 2.0, A, x, 0.0, y, longer, &st);
+  EXPECT_EQ(st.path, SpmvPath::csr_tiles);
+  std::vector<libra::ref::Triplet> band, wide;
+  for (std::int64_t i = 0; i < 500; ++i) {
+    for (std::int64_t d = 0; d < 7; ++d) band.emplace_back(i, (i + d) % 500, 1.0);
+    if (i < 200) {
+      for (std::int64_t e = 0; e < 150; ++e) wide.emplace_back(i, (i + 3 * e) % 500, 1.0);
+    }
+  }
+  const auto B = libra::test::from_ref<double, int, int, Device>(
+      libra::ref::from_triplets(500, 500, band));
+  const auto W = libra::test::from_ref<double, int, int, Device>(
+      libra::ref::from_triplets(200, 500, wide));
+  const auto band_plan = libra::spmv_plan(Exec(), B, o);
+  EXPECT_EQ(band_plan.tiles.row_sums, gpu);
+  EXPECT_EQ(band_plan.tiles.lanes, 0);
+  const auto wide_plan = libra::spmv_plan(Exec(), W, o);
+  EXPECT_FALSE(wide_plan.tiles.row_sums);
+  EXPECT_EQ(wide_plan.tiles.lanes > 0, gpu);
+  EXPECT_EQ(wide_plan.tiles.team_min, 0);  // 150 nonzeros: 5 passes of 32 lanes
 }
 
 TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {

@@ -10,7 +10,8 @@ enum class SpmvPath {
   csr_merge_path,  // CSR / pCSR: equal merge-path segments, carries fixed up after
   csr_tiles,       // CSR / pCSR, one vector, GPUs: merge-path tiles staged in team
                    // scratch by a team each, carries fixed up after
-  csr_rows,        // CSR / pCSR with a plan of whole short rows: a vector group per row
+  csr_rows,        // CSR / pCSR, one vector, small or planned: tiles of whole rows, a
+                   // vector group per row (long rows the team's)
   csc_scatter,     // CSC / pCSC: y scaled, then equal segments scatter with atomics
   csc_private,     // CSC / pCSC on host spaces: a segment per thread into its own
                    // block of rows, then the blocks summed into y (no atomics)
@@ -36,18 +37,30 @@ struct SpmvOptions {
     // Threads per tile (0: 128 on a GPU, the space's threads on a host), capped
     // by what the space allows a team. Tests force small tiles of several threads.
     int tile_threads = 0;
-    // CSR plans (libra::spmv_plan) where the tiles would run: 1 plans the rows
-    // kernel (SpmvPath::csr_rows) whatever the rows, -1 never, 0 on GPUs where
-    // rows + nonzeros are at most csr_rows_max_path and the longest row takes
-    // its group of lanes at most 32 passes. Measured on an H100: on small
-    // regular matrices one pass of the rows kernel beats the tiles' chain of
-    // steps (0.013-0.016 ms against 0.018-0.021); on bands of 135-140M
-    // nonzeros it took twice the tiles' time.
+    // CSR with one vector where the tiles would run: 1 takes the rows kernel
+    // (SpmvPath::csr_rows) whatever the rows, with a plan (libra::spmv_plan) or
+    // without, -1 never, 0 on GPUs where rows + nonzeros are at most
+    // csr_rows_max_path (with a plan, where its rows do not suit row sums and
+    // the longest takes its group at most 32 passes) or
+    // csr_rows_planless_max_path (without one: the kernel's tiles are then
+    // `groups` rows each, found by arithmetic, so that a call is one kernel
+    // with nothing to search, allocate or wait for). Measured on an H100
+    // (impl/csr_tiles.hpp says more): without a plan on the 20 shared matrices
+    // 0.53-1.0x the time of the search and tiles (0.0117-0.0257 ms), R-MAT 16
+    // (1.02M rows + nonzeros) 2x; on bands of 135-140M nonzeros it took twice
+    // the tiles' time.
     int csr_rows = 0;
     std::int64_t csr_rows_max_path = std::int64_t(1) << 21;
+    std::int64_t csr_rows_planless_max_path = std::int64_t(3) << 18;
     // The rows kernel's vector lanes per row on GPUs (0: the power of two at or
     // above the average row, at most 32; else 1, 2, 4, 8, 16 or 32).
     int csr_row_lanes = 0;
+    // The rows kernel: rows of at least this many nonzeros are summed by the
+    // whole team after its short rows (0: rows of 32 passes of their group,
+    // 32 x lanes; -1: none). Calls without a plan need it for hub rows; plans
+    // take the rows kernel (Libra choosing) only where no row is longer.
+    // Tests force 1 (every row the team's).
+    std::int64_t csr_row_team_min = 0;
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;

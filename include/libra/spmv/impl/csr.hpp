@@ -42,8 +42,7 @@ std::int64_t spmv_csr(
     if (spmv_csr_tiles_chosen<Exec, YView>(tuning.csr_tiles)) {
       const auto tiles_with = [&](const auto& args) {
         TileRun run;
-        const auto tiles = spmv_csr_tiles(exec, args, tuning.segment_items,
-                                          tuning.tile_threads, tuning.tile_row_sums,
+        const auto tiles = spmv_csr_tiles(exec, args, tuning,
                                           kept ? &kept->coords : nullptr, plan, &run);
         path = run.rows_kernel ? SpmvPath::csr_rows : SpmvPath::csr_tiles;
         if (stats) {

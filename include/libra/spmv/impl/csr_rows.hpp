@@ -1,12 +1,18 @@
 #pragma once
-// CSR SpMV with a plan whose tiles hold whole, short rows (plan.hpp): each tile
-// a team, each row a group of V vector lanes (V the power of two at or above the
-// average row, at most a warp) reading its nonzeros side by side and summing
-// them with a vector reduction. No scratch, no barrier, no search: the tiles'
-// rows come from the plan, balanced by nonzeros, about one row per group. On
-// short regular rows this takes fewer dependent steps than the merge-path tiles
-// (row offsets, then nonzeros, then x, then the sum).
+// CSR SpMV in one kernel over tiles of whole rows: each tile a team, each row a
+// group of V vector lanes (V the power of two at or above the average row, at
+// most a warp) reading its nonzeros side by side and summing them with a vector
+// reduction. No search, no carries. A plan's tiles (plan.hpp) are balanced by
+// nonzeros, about one row per group; a call without a plan takes tiles of one
+// row per group, found by arithmetic: nothing to search, allocate or wait for.
+// On short regular rows this takes fewer dependent steps than the merge-path
+// tiles (row offsets, then nonzeros, then x, then the sum).
+// A row of at least `team_min` nonzeros (32 passes of its group by default) is
+// summed by the whole team instead, after the team's short rows: hub rows of
+// power-law graphs then take a few passes of the team, not hundreds of one
+// group, and the kernel needs no beta pass before it (rows are never cut).
 #include <Kokkos_Core.hpp>
+#include <cstddef>
 #include <cstdint>
 
 #include "libra/core/launch_traits.hpp"
@@ -16,6 +22,9 @@ namespace libra::impl {
 
 // CUDA threads (groups x lanes) per team of the rows kernel on GPUs.
 inline constexpr int rows_gpu_lanes = 256;
+
+// Rows of at least this many passes of their group are the whole team's.
+inline constexpr std::int64_t rows_group_passes = 32;
 
 // Vector lanes per row for rows of `average` nonzeros: a power of two, at most a
 // warp on GPUs, 1 on host spaces.
@@ -35,38 +44,99 @@ template <class Exec, class Args>
 struct SpmvCsrRows {
   using S = typename Args::S;
   using member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using scratch = typename Exec::scratch_memory_space;
+  // Entry 0 counts the rows the team sums together, the others list them.
+  using Listed = Kokkos::View<std::int64_t*, scratch, Kokkos::MemoryUnmanaged>;
 
   Args a;
+  // Tile t: rows [coords(t, 0), coords(t + 1, 0)); without coords (extent 0),
+  // rows [t * tile_rows, (t + 1) * tile_rows).
   Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, typename Exec::memory_space>
-      coords;  // tile t: rows [coords(t, 0), coords(t + 1, 0))
+      coords;
+  std::int64_t tile_rows = 0;
+  // Rows of at least this many nonzeros are summed by the whole team; 0: none
+  // are (no scratch, no barrier).
+  std::int64_t team_min = 0;
+
+  static std::size_t scratch_bytes(int groups) {
+    return Listed::shmem_size(static_cast<std::size_t>(groups) + 1);
+  }
+
+  KOKKOS_INLINE_FUNCTION void write(std::int64_t i, S sum) const {
+    spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
+  }
 
   KOKKOS_FUNCTION void operator()(const member& team) const {
     const std::int64_t t = team.league_rank();
-    const std::int64_t i0 = coords(t, 0), i1 = coords(t + 1, 0);
+    std::int64_t i0, i1;
+    if (coords.extent(0) > 0) {
+      i0 = coords(t, 0);
+      i1 = coords(t + 1, 0);
+    } else {
+      i0 = t * tile_rows;
+      i1 = i0 + tile_rows < a.rows ? i0 + tile_rows : a.rows;
+    }
+    const int groups = team.team_size();
+    Listed listed;
+    if (team_min > 0) {
+      listed = Listed(team.team_scratch(0), groups + 1);
+      Kokkos::single(Kokkos::PerTeam(team), [&] { listed(0) = 0; });
+      team.team_barrier();
+    }
     Kokkos::parallel_for(
         Kokkos::TeamThreadRange(team, i0, i1), [&](const std::int64_t i) {
           const std::int64_t p0 = a.offset(i);
           const std::int64_t n = a.offset(i + 1) - p0;
+          if (team_min > 0 && n >= team_min) {
+            // Listed for the team; where the list is full (forced short
+            // team_min), the group sums it after all.
+            bool kept = false;
+            Kokkos::single(
+                Kokkos::PerThread(team),
+                [&](bool& k) {
+                  const std::int64_t slot =
+                      Kokkos::atomic_fetch_add(&listed(0), std::int64_t(1));
+                  k = slot < groups;
+                  if (k) listed(slot + 1) = i;
+                },
+                kept);
+            if (kept) return;
+          }
           S sum = S(0);
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, n),
               [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
-          Kokkos::single(Kokkos::PerThread(team), [&] {
-            spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
-          });
+          Kokkos::single(Kokkos::PerThread(team), [&] { write(i, sum); });
         });
+    if (team_min <= 0) return;
+    team.team_barrier();
+    const std::int64_t count = listed(0) < groups ? listed(0) : groups;
+    for (std::int64_t e = 1; e <= count; ++e) {
+      const std::int64_t i = listed(e);
+      const std::int64_t p0 = a.offset(i);
+      const std::int64_t n = a.offset(i + 1) - p0;
+      S sum = S(0);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamVectorRange(team, n),
+          [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
+      Kokkos::single(Kokkos::PerTeam(team), [&] { write(i, sum); });
+    }
   }
 };
 
-// Launches the rows kernel over a plan's `tiles` tiles of whole rows, `groups`
-// groups of `lanes` lanes a team.
+// Launches the rows kernel over `tiles` tiles, `groups` groups of `lanes` lanes
+// a team: a plan's tiles (coords) or, with coords empty, tiles of `groups` rows.
+// Rows of at least `team_min` nonzeros are the whole team's (0: none).
 template <class Exec, class Args, class Coords>
-void spmv_csr_rows(const Exec& exec, const Args& a, const Coords& coords, int groups,
-                   int lanes) {
-  const std::int64_t tiles = static_cast<std::int64_t>(coords.extent(0)) - 1;
-  Kokkos::parallel_for("libra::spmv::csr::rows",
-                       light_launch(Kokkos::TeamPolicy<Exec>(exec, tiles, groups, lanes)),
-                       SpmvCsrRows<Exec, Args>{a, coords});
+void spmv_csr_rows(const Exec& exec, const Args& a, const Coords& coords,
+                   std::int64_t tiles, int groups, int lanes, std::int64_t team_min) {
+  using Kernel = SpmvCsrRows<Exec, Args>;
+  Kokkos::TeamPolicy<Exec> policy(exec, tiles, groups, lanes);
+  if (team_min > 0) {
+    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(groups)));
+  }
+  Kokkos::parallel_for("libra::spmv::csr::rows", light_launch(policy),
+                       Kernel{a, coords, groups, team_min});
 }
 
 }  // namespace libra::impl

@@ -90,7 +90,16 @@ struct TilePlan {
   bool whole_rows = false;
   bool row_sums = false;
   int groups = 0, lanes = 0;
+  std::int64_t team_min = 0;  // the rows kernel's rows summed by the whole team
 };
+
+// The rows kernel's shortest row that the whole team sums, for `lanes` lanes a
+// row (SpmvOptions' csr_row_team_min: 0 Libra's choice, -1 none, else forced);
+// 0 for none.
+inline std::int64_t spmv_row_team_min(std::int64_t forced, int lanes) {
+  if (forced < 0) return 0;
+  return forced > 0 ? forced : rows_group_passes * lanes;
+}
 
 // Row sums are Libra's choice where a plan's tiles hold whole rows of at most
 // this many nonzeros. A thread sums its row alone, so a tile waits on its
@@ -399,6 +408,20 @@ void spmv_tile_row_starts(const Exec& exec, const RowMap& row_map, std::int64_t 
       });
 }
 
+// The rows kernel's lanes a row: `forced` (SpmvOptions' csr_row_lanes) on GPUs,
+// else the power of two at or above the average row of `rows` rows on a path
+// `total` long (spmv_row_lanes).
+template <class Exec>
+int spmv_csr_row_lanes(int forced, std::int64_t rows, std::int64_t total) {
+  if (forced < 0 || forced > 32 || (forced & (forced - 1)) != 0) {
+    throw ArgumentError("spmv: csr_row_lanes is 0 or a power of two up to 32, not " +
+                        std::to_string(forced));
+  }
+  if (forced > 0 && LaunchTraits<Exec>::is_gpu) return forced;
+  const double per_row = rows > 0 ? static_cast<double>(total) / rows : 1.0;
+  return spmv_row_lanes<Exec>(per_row - 1);
+}
+
 // The plan of one CSR's tiles (libra::spmv_plan): their coordinates, and whether
 // the rows kernel takes them (SpmvOptions' tuning: segment_items, tile_threads,
 // csr_rows, csr_rows_max_path, csr_row_lanes, tile_row_sums).
@@ -410,11 +433,6 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
   const int forced_threads = tuning.tile_threads, forced_rows = tuning.csr_rows;
   const int forced_sums = tuning.tile_row_sums;
   const std::int64_t rows_max_path = tuning.csr_rows_max_path;
-  const int L = tuning.csr_row_lanes;
-  if (L < 0 || L > 32 || (L & (L - 1)) != 0) {
-    throw ArgumentError("spmv: csr_row_lanes is 0 or a power of two up to 32, not " +
-                        std::to_string(L));
-  }
   using mem = typename Exec::memory_space;
   using Vector = Kokkos::View<S*, mem>;
   using Args = CsrSpmvArgs<RowMap, Index, Values, Kokkos::View<const S*, mem>, Vector>;
@@ -434,20 +452,33 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
   std::int64_t cut = plan.whole_rows ? tile - longest - 1 : tile;
   // The rows kernel: tiles of about one row per group, by path length.
   const double per_row = rows > 0 ? static_cast<double>(total) / rows : 1.0;
-  const int lanes = tuning.csr_row_lanes > 0 && LaunchTraits<Exec>::is_gpu
-                        ? tuning.csr_row_lanes
-                        : spmv_row_lanes<Exec>(per_row - 1);
+  const int lanes = spmv_csr_row_lanes<Exec>(tuning.csr_row_lanes, rows, total);
+  // Row sums where the tiles hold whole rows that suit them; Libra choosing,
+  // the rows kernel only where they do not, on short paths whose longest row
+  // takes its group at most rows_group_passes passes. Measured on an H100 with
+  // plans (ms, row sums / rows kernel): luxembourg 0.0134 / 0.019,
+  // p2p-Gnutella31 0.0143 / 0.0176, ca-GrQc 0.0134 / 0.016, lp_ship04l 0.0125 /
+  // 0.0141, bcsstm25 0.0127 / 0.0113, ten other small matrices within 3%; the
+  // whole team summing hub rows (with the rows kernel on power-law graphs)
+  // changed facebook_combined 0.0227 -> 0.0231, Wiki-Vote 0.0236 -> 0.0221,
+  // email-Enron 0.0235 -> 0.0272, R-MAT 16 0.0323 -> 0.0495: the tiles keep them
+  // (perf_tests/report/h100/spmv_rows_planless/).
+  const bool sums_fit =
+      plan.whole_rows &&
+      (forced_sums > 0 || (forced_sums == 0 && LaunchTraits<Exec>::is_gpu &&
+                           longest <= tile_row_sums_longest));
+  const std::int64_t team_min = spmv_row_team_min(tuning.csr_row_team_min, lanes);
   const bool rows_kernel =
-      rows > 0 && (forced_rows > 0 || (forced_rows == 0 && LaunchTraits<Exec>::is_gpu &&
-                                       total <= rows_max_path &&
-                                       longest <= 32 * static_cast<std::int64_t>(lanes)));
-  plan.row_sums = plan.whole_rows && !rows_kernel &&
-                  (forced_sums > 0 || (forced_sums == 0 && LaunchTraits<Exec>::is_gpu &&
-                                       longest <= tile_row_sums_longest));
+      rows > 0 && (forced_rows > 0 ||
+                   (forced_rows == 0 && LaunchTraits<Exec>::is_gpu && !sums_fit &&
+                    total <= rows_max_path &&
+                    longest <= rows_group_passes * static_cast<std::int64_t>(lanes)));
+  plan.row_sums = sums_fit && !rows_kernel;
   if (rows_kernel) {
     plan.whole_rows = true;
     plan.lanes = lanes;
     plan.groups = LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : shape.threads;
+    plan.team_min = team_min > 0 && longest >= team_min ? team_min : 0;
     cut = std::max<std::int64_t>(1, static_cast<std::int64_t>(plan.groups * per_row));
   }
   const std::int64_t tiles = (total + cut - 1) / cut;
@@ -467,21 +498,25 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
 // Returns the number of tiles. With a `plan` made for the same shape, its
 // coordinates replace the search, and where it planned the rows kernel that
 // kernel runs instead, where row sums the tiles take them (`run` says which).
-// Without one, row sums run on boundaries found at row starts where
-// `forced_sums` (SpmvOptions' tile_row_sums) forces them or, Libra choosing,
-// on GPUs on paths of at least planless_row_sums_min_path, wherever a plan
-// would take them; else the boundaries' search and the walk.
+// Without one, the rows kernel runs on tiles of one row per group where
+// `tuning.csr_rows` forces it or, Libra choosing, on GPUs on paths of at most
+// csr_rows_planless_max_path; row sums run on boundaries found at row starts
+// where `tuning.tile_row_sums` forces them or, Libra choosing, on GPUs on paths
+// of at least planless_row_sums_min_path, wherever a plan would take them;
+// else the boundaries' search and the walk.
 template <class Exec, class Args>
-std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced_items,
-                            int forced_threads, int forced_sums,
+std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a,
+                            const SpmvOptions::Tuning& tuning,
                             TileCoords<typename Exec::memory_space>* kept = nullptr,
                             const TilePlan<typename Exec::memory_space>* plan = nullptr,
                             TileRun* run = nullptr) {
   using mem = typename Exec::memory_space;
   using Kernel = SpmvCsrTiles<Exec, Args>;
   using Sums = SpmvCsrTileRowSums<Exec, Args>;
+  const int forced_sums = tuning.tile_row_sums;
   Kernel k{a, 1, {}};
-  const TileShape shape = spmv_tile_shape(exec, k, forced_items, forced_threads);
+  const TileShape shape =
+      spmv_tile_shape(exec, k, tuning.segment_items, tuning.tile_threads);
   k.items = shape.items;
   const bool use_plan =
       plan && plan->threads == shape.threads && plan->items == shape.items;
@@ -490,6 +525,21 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
   ran.planned = use_plan;
   ran.rows_kernel = use_plan && plan->lanes > 0;
   ran.row_sums = use_plan && plan->row_sums;  // never with the rows kernel
+  if (!use_plan && a.rows > 0 &&
+      (tuning.csr_rows > 0 || (tuning.csr_rows == 0 && LaunchTraits<Exec>::is_gpu &&
+                               total <= tuning.csr_rows_planless_max_path))) {
+    // The rows kernel on tiles of one row per group: one launch.
+    const int lanes = spmv_csr_row_lanes<Exec>(tuning.csr_row_lanes, a.rows, total);
+    const int groups =
+        LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : shape.threads;
+    const std::int64_t tiles = (a.rows + groups - 1) / groups;
+    ran.rows_kernel = true;
+    if (run) *run = ran;
+    spmv_csr_rows(exec, a, Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem>(),
+                  tiles, groups, lanes,
+                  spmv_row_team_min(tuning.csr_row_team_min, lanes));
+    return tiles;
+  }
   // Row sums without a plan: the longest row decides, as for a plan.
   std::int64_t cut = 0;
   if (!use_plan && a.rows > 0 &&
@@ -524,8 +574,10 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a, std::int64_t forced
   };
   if (use_plan) {
     if (ran.rows_kernel) {
-      spmv_csr_rows(exec, a, plan->coords, plan->groups, plan->lanes);
-      return static_cast<std::int64_t>(plan->coords.extent(0)) - 1;
+      const std::int64_t tiles = static_cast<std::int64_t>(plan->coords.extent(0)) - 1;
+      spmv_csr_rows(exec, a, plan->coords, tiles, plan->groups, plan->lanes,
+                    plan->team_min);
+      return tiles;
     }
     if (ran.row_sums) return sum_rows(plan->coords);
     k.coords = plan->coords;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A/B of SpMV variants of one build on a GPU: bench_spmv under different
+# LIBRA_BENCH_SPMV_* knobs (perf_tests/bench_spmv.cpp lists them), cuSPARSE and
+# the copy in the same processes. Each variant is NAME=[VAR=VALUE[,VAR=VALUE...]]
+# (empty: Libra's defaults). Rounds alternate the variants, the order reversed
+# every round (the second process of a pair was seen to run 2-3% slower).
+#   scripts/gpu/run-on-gpu.sh run perf_tests/report/spmv_ab.sh OUT ROUNDS MATRICES \
+#     FILTER VARIANT...
+# MATRICES is bench_spmv's --libra_matrices, FILTER the algorithms' regex (e.g.
+# 'libra_csr|libra_csr_plan|cusparse_csr|cusparse_csr_alg2').
+# Then: python3 perf_tests/report/spmv_ab_tables.py OUT BASE NEW
+set -uo pipefail
+usage="usage: spmv_ab.sh OUT ROUNDS MATRICES FILTER NAME=[VAR=VALUE[,...]]..."
+out=${1:?$usage}
+rounds=${2:?$usage}
+matrices=${3:?$usage}
+filter=${4:?$usage}
+shift 4
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
+bench=${LIBRA_BUILD:?run through scripts/gpu/run-on-gpu.sh run}/perf_tests/bench_spmv
+variants=("$@")
+mkdir -p "$out"
+for ((r = 1; r <= rounds; ++r)); do
+  order=("${variants[@]}")
+  if ((r % 2 == 0)); then
+    order=()
+    for ((v = ${#variants[@]} - 1; v >= 0; --v)); do order+=("${variants[v]}"); done
+  fi
+  for spec in "${order[@]}"; do
+    name=${spec%%=*}
+    env=()
+    [ -n "${spec#*=}" ] && IFS=, read -r -a env <<<"${spec#*=}"
+    env "${env[@]}" OMP_PROC_BIND=spread OMP_PLACES=threads "$bench" \
+      --benchmark_min_time=0.05 --libra_repetitions=5 --benchmark_out_format=json \
+      --libra_matrices="$matrices" --benchmark_filter="^spmv/[^/]+/($filter)/" \
+      --benchmark_out="$out/spmv_${name}_$r.json" >/dev/null ||
+      echo "spmv_ab: bench_spmv ($name, round $r) failed" >&2
+  done
+done
+echo "spmv_ab: done, $rounds rounds of ${#variants[@]} variants"
