@@ -8,9 +8,12 @@
 // On short regular rows this takes fewer dependent steps than the merge-path
 // tiles (row offsets, then nonzeros, then x, then the sum).
 // A row of at least `team_min` nonzeros (32 passes of its group by default) is
-// summed by the whole team instead, after the team's short rows: hub rows of
-// power-law graphs then take a few passes of the team, not hundreds of one
-// group, and the kernel needs no beta pass before it (rows are never cut).
+// summed by the whole team instead, after the team's short rows, the team's
+// long rows side by side on equal shares of its groups: hub rows of power-law
+// graphs then take a few passes of the team, not hundreds of one group, and
+// the kernel needs no beta pass before it (rows are never cut). Measured on an
+// H100 with lanes forced to 1 (rows of 32 nonzeros the team's), a team
+// reduction a long row in turn took bcsstk13 (42 nonzeros a row) 0.318 ms.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -47,6 +50,7 @@ struct SpmvCsrRows {
   using scratch = typename Exec::scratch_memory_space;
   // Entry 0 counts the rows the team sums together, the others list them.
   using Listed = Kokkos::View<std::int64_t*, scratch, Kokkos::MemoryUnmanaged>;
+  using Partial = Kokkos::View<S*, scratch, Kokkos::MemoryUnmanaged>;
 
   Args a;
   // Tile t: rows [coords(t, 0), coords(t + 1, 0)); without coords (extent 0),
@@ -57,9 +61,11 @@ struct SpmvCsrRows {
   // Rows of at least this many nonzeros are summed by the whole team; 0: none
   // are (no scratch, no barrier).
   std::int64_t team_min = 0;
+  int lanes = 1;
 
   static std::size_t scratch_bytes(int groups) {
-    return Listed::shmem_size(static_cast<std::size_t>(groups) + 1);
+    return Listed::shmem_size(static_cast<std::size_t>(groups) + 1) +
+           Partial::shmem_size(static_cast<std::size_t>(groups));
   }
 
   KOKKOS_INLINE_FUNCTION void write(std::int64_t i, S sum) const {
@@ -110,17 +116,41 @@ struct SpmvCsrRows {
         });
     if (team_min <= 0) return;
     team.team_barrier();
-    const std::int64_t count = listed(0) < groups ? listed(0) : groups;
-    for (std::int64_t e = 1; e <= count; ++e) {
-      const std::int64_t i = listed(e);
-      const std::int64_t p0 = a.offset(i);
-      const std::int64_t n = a.offset(i + 1) - p0;
+    const std::int64_t listed_rows = listed(0) < groups ? listed(0) : groups;
+    if (listed_rows == 0) return;
+    // The listed rows side by side: each takes `share` groups (all of them
+    // for one row), whose lanes stride through it; each group's partial sum
+    // goes to scratch, and after the barrier a group a row adds them up. One
+    // barrier however many rows are listed, not a team reduction a row.
+    Partial partial(team.team_scratch(0), groups);
+    const std::int64_t share = groups / listed_rows;
+    const std::int64_t stride = share * lanes;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, groups), [&](const int g) {
+      const std::int64_t r = g / share;
       S sum = S(0);
-      Kokkos::parallel_reduce(
-          Kokkos::TeamVectorRange(team, n),
-          [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
-      Kokkos::single(Kokkos::PerTeam(team), [&] { write(i, sum); });
-    }
+      if (r < listed_rows) {
+        const std::int64_t i = listed(r + 1);
+        const std::int64_t p0 = a.offset(i);
+        const std::int64_t n = a.offset(i + 1) - p0;
+        const std::int64_t first = (g % share) * lanes;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, lanes),
+            [&](const int l, S& s) {
+              for (std::int64_t q = first + l; q < n; q += stride) s += a.product(p0 + q);
+            },
+            sum);
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&] { partial(g) = sum; });
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(
+        Kokkos::TeamThreadRange(team, listed_rows), [&](const std::int64_t r) {
+          S sum = S(0);
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, share),
+              [&](const std::int64_t j, S& s) { s += partial(r * share + j); }, sum);
+          Kokkos::single(Kokkos::PerThread(team), [&] { write(listed(r + 1), sum); });
+        });
   }
 };
 
@@ -136,7 +166,7 @@ void spmv_csr_rows(const Exec& exec, const Args& a, const Coords& coords,
     policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(groups)));
   }
   Kokkos::parallel_for("libra::spmv::csr::rows", light_launch(policy),
-                       Kernel{a, coords, groups, team_min});
+                       Kernel{a, coords, groups, team_min, lanes});
 }
 
 }  // namespace libra::impl
