@@ -45,10 +45,10 @@ struct SpmvOptions {
     // csr_rows_planless_max_path (without one: the kernel's tiles are then
     // `groups` rows each, found by arithmetic, so that a call is one kernel
     // with nothing to search, allocate or wait for). Measured on an H100
-    // (impl/csr_tiles.hpp says more): without a plan on the 20 shared matrices
-    // 0.53-1.0x the time of the search and tiles (0.0117-0.0257 ms), R-MAT 16
-    // (1.02M rows + nonzeros) 2x; on bands of 135-140M nonzeros it took twice
-    // the tiles' time.
+    // (perf_tests/report/h100/spmv_rows_planless/): without a plan on the 20
+    // shared matrices 0.48-0.93x the time of the search and tiles
+    // (0.0131-0.0282 ms), R-MAT 16 (1.02M rows + nonzeros) 2x; with a plan on
+    // bands of 135-140M nonzeros it took twice the tiles' time.
     int csr_rows = 0;
     std::int64_t csr_rows_max_path = std::int64_t(1) << 21;
     std::int64_t csr_rows_planless_max_path = std::int64_t(3) << 18;

@@ -8,18 +8,19 @@
 // nonzeros (impl/csr_tiles.hpp). Without a plan a first kernel searches A's row
 // offsets for every tile's coordinates (into a block of Libra's cache, given
 // back with a fence) and applies beta to the rows tiles cut, before the tiles
-// run. A plan holds the coordinates, found once (16 bytes a tile): a product
-// then neither searches, allocates nor waits. Where rows fit half a tile the
-// boundaries lie at row starts and a product is the tiles alone (row sums,
-// impl/csr_tile_row_sums.hpp, where no row passes 128 nonzeros); else a short
-// pass applies beta to the cut rows first. On small regular matrices the plan
-// takes the rows kernel instead (impl/csr_rows.hpp: a group of vector lanes a
-// row, whole rows a tile). A plan is to Libra what cusparseSpMV_preprocess is to
-// cuSPARSE; it is only read, so any number of products, on any streams, may
-// share one.
-// A plan belongs to the matrix whose row offsets it was made from: spmv refuses
-// another (other row offsets, rows or nonzeros) with an ArgumentError. It also
-// belongs to the tile tuning of the options it was made with; a product with
+// run (on small paths a call without a plan runs the rows kernel instead, one
+// launch: impl/csr_rows.hpp). A plan holds the coordinates, found once (16
+// bytes a tile): a product then neither searches, allocates nor waits. Where
+// rows fit half a tile the boundaries lie at row starts and a product is the
+// tiles alone (row sums, impl/csr_tile_row_sums.hpp, where no row passes 128
+// nonzeros); else a short pass applies beta to the cut rows first. On small
+// matrices whose rows are too long for row sums but short enough for a group
+// of vector lanes each, the plan takes the rows kernel (impl/csr_rows.hpp:
+// whole rows a tile, balanced by nonzeros). A plan is to Libra what
+// cusparseSpMV_preprocess is to cuSPARSE; it is only read, so any number of products, on
+// any streams, may share one. A plan belongs to the matrix whose row offsets it was made
+// from: spmv refuses another (other row offsets, rows or nonzeros) with an ArgumentError.
+// It also belongs to the tile tuning of the options it was made with; a product with
 // other tile tuning runs as without a plan (SpmvStats::planned says which).
 // On host spaces, and for blocks of vectors, products take the merge path, which
 // needs no plan: a plan made on a host space holds nothing and changes nothing.
