@@ -12,6 +12,8 @@
 #   scripts/gpu/run-on-gpu.sh run perf_tests/report/result_reuse_ab.sh OUT [ROUNDS [VARIANT...]]
 # Then: python3 perf_tests/report/result_reuse_tables.py OUT
 set -uo pipefail
+# shellcheck source=ab_order.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ab_order.sh"
 out=${1:?usage: result_reuse_ab.sh OUT [ROUNDS [NAME=DIR[:VAR=VALUE]...]]}
 rounds=${2:-3}
 shift $(($# < 2 ? $# : 2))
@@ -24,11 +26,7 @@ mkdir -p "$out"
 small='lp_afiro|abb313|lp_ship04l|olm1000|west2021|bcsstm25|cage8|bcsstk21|crack|ca-GrQc'
 common=(--benchmark_min_time=0.05 --libra_repetitions=5 --benchmark_out_format=json)
 for ((r = 1; r <= rounds; ++r)); do
-  order=("${variants[@]}")
-  if ((r % 2 == 0)); then
-    order=()
-    for ((v = ${#variants[@]} - 1; v >= 0; --v)); do order+=("${variants[v]}"); done
-  fi
+  ab_order "$r" "${variants[@]}"
   for spec in "${order[@]}"; do
     name=${spec%%=*}
     rest=${spec#*=}

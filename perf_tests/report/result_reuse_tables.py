@@ -14,9 +14,9 @@ import statistics
 import sys
 
 
-def medians(pattern):
-    """{(case, mode): [per-round median ms]} and {case: counters}."""
-    times, counters = {}, {}
+def process_medians(pattern):
+    """(case, mode, ms, benchmark) for each case's median in each process's JSON
+    (files BENCH_MODE_ROUND.json; spmv_ab_tables.py reads them this way too)."""
     for path in sorted(glob.glob(pattern)):
         mode = re.search(r"^[a-z]+_(.+)_\d+\.json$", os.path.basename(path)).group(1)
         with open(path) as f:
@@ -26,8 +26,15 @@ def medians(pattern):
                 continue
             case = b["run_name"].split("/repeats:")[0]
             scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b.get("time_unit", "ms")]
-            times.setdefault((case, mode), []).append(b["real_time"] * scale)
-            counters[case] = b
+            yield case, mode, b["real_time"] * scale, b
+
+
+def medians(pattern):
+    """{(case, mode): median over the rounds, ms} and {case: counters}."""
+    times, counters = {}, {}
+    for case, mode, ms, b in process_medians(pattern):
+        times.setdefault((case, mode), []).append(ms)
+        counters[case] = b
     return {k: statistics.median(v) for k, v in times.items()}, counters
 
 

@@ -10,6 +10,8 @@
 # 'libra_csr|libra_csr_plan|cusparse_csr|cusparse_csr_alg2').
 # Then: python3 perf_tests/report/spmv_ab_tables.py OUT BASE NEW
 set -uo pipefail
+# shellcheck source=ab_order.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ab_order.sh"
 usage="usage: spmv_ab.sh OUT ROUNDS MATRICES FILTER NAME=[VAR=VALUE[,...]]..."
 out=${1:?$usage}
 rounds=${2:?$usage}
@@ -21,11 +23,7 @@ bench=${LIBRA_BUILD:?run through scripts/gpu/run-on-gpu.sh run}/perf_tests/bench
 variants=("$@")
 mkdir -p "$out"
 for ((r = 1; r <= rounds; ++r)); do
-  order=("${variants[@]}")
-  if ((r % 2 == 0)); then
-    order=()
-    for ((v = ${#variants[@]} - 1; v >= 0; --v)); do order+=("${variants[v]}"); done
-  fi
+  ab_order "$r" "${variants[@]}"
   for spec in "${order[@]}"; do
     name=${spec%%=*}
     env=()

@@ -6,31 +6,24 @@ process of the run) and each case's path (bench_spmv's label).
 
     python3 perf_tests/report/spmv_ab_tables.py DIR BASE NEW
 """
-import glob
-import json
 import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from result_reuse_tables import process_medians  # noqa: E402
+
 
 def load(out):
-    """{(case, variant): [per-process median ms]}, {case: nnz}, {(case, variant): path}."""
+    """{(case, variant): [per-process median ms]}, {matrix: nnz}, {(case, variant): path}."""
     times, nnz, paths = {}, {}, {}
-    for path in sorted(glob.glob(os.path.join(out, "spmv_*_*.json"))):
-        variant = re.search(r"^spmv_(.+)_\d+\.json$", os.path.basename(path)).group(1)
-        with open(path) as f:
-            data = json.load(f)
-        for b in data.get("benchmarks", []):
-            if b.get("aggregate_name") != "median" or b.get("error_occurred"):
-                continue
-            case = b["run_name"].split("/repeats:")[0]
-            scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6}[b.get("time_unit", "ms")]
-            times.setdefault((case, variant), []).append(b["real_time"] * scale)
-            nnz[case.split("/")[1]] = b.get("nnz_A", 0)
-            m = re.search(r"path=([a-z_]+)", b.get("label", ""))
-            if m:
-                paths[(case, variant)] = m.group(1)
+    for case, variant, ms, b in process_medians(os.path.join(out, "spmv_*_*.json")):
+        times.setdefault((case, variant), []).append(ms)
+        nnz[case.split("/")[1]] = b.get("nnz_A", 0)
+        m = re.search(r"path=([a-z_]+)", b.get("label", ""))
+        if m:
+            paths[(case, variant)] = m.group(1)
     return times, nnz, paths
 
 
