@@ -43,6 +43,13 @@ int spmv_row_lanes(double average) {
   }
 }
 
+// Groups of `lanes` lanes per team of the rows kernel: a GPU team's 256 CUDA
+// threads, or a host team's `host_threads`.
+template <class Exec>
+int spmv_row_groups(int lanes, int host_threads) {
+  return LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : host_threads;
+}
+
 template <class Exec, class Args>
 struct SpmvCsrRows {
   using S = typename Args::S;

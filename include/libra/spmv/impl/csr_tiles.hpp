@@ -477,7 +477,7 @@ TilePlan<typename Exec::memory_space> spmv_tile_plan(
   if (rows_kernel) {
     plan.whole_rows = true;
     plan.lanes = lanes;
-    plan.groups = LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : shape.threads;
+    plan.groups = spmv_row_groups<Exec>(lanes, shape.threads);
     plan.team_min = team_min > 0 && longest >= team_min ? team_min : 0;
     cut = std::max<std::int64_t>(1, static_cast<std::int64_t>(plan.groups * per_row));
   }
@@ -530,8 +530,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a,
                                total <= tuning.csr_rows_planless_max_path))) {
     // The rows kernel on tiles of one row per group: one launch.
     const int lanes = spmv_csr_row_lanes<Exec>(tuning.csr_row_lanes, a.rows, total);
-    const int groups =
-        LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : shape.threads;
+    const int groups = spmv_row_groups<Exec>(lanes, shape.threads);
     const std::int64_t tiles = (a.rows + groups - 1) / groups;
     ran.rows_kernel = true;
     if (run) *run = ran;
