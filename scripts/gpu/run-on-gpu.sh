@@ -18,6 +18,8 @@ fi
 mkdir -p "$(dirname "$build")"
 [ -e "$build" ] || ln -s "$carry/build" "$build"
 shared=$(dirname "$src")/shared
+[ -f "$carry/shared/matrices.tar.xz" ] && [ ! -d "$carry/shared/matrices" ] &&
+  tar -C "$carry/shared" -xJf "$carry/shared/matrices.tar.xz"
 if [ -d "$carry/shared/matrices" ] && [ ! -e "$shared/matrices" ]; then
   mkdir -p "$shared"
   ln -s "$carry/shared/matrices" "$shared/matrices"
