@@ -360,6 +360,10 @@ void panel_symbolic_host(const Exec& exec, Plan& plan, const Csr& A, const Csr& 
         fill_view(exec, f.marks, Mark(0));
       }
     }
+    if (decltype(packed)::value && plan.sort_columns) {
+      f.known_orders = plan.temps.template view<std::uint8_t>(
+          "libra::spgemm::panel::known_orders", static_cast<std::size_t>(plan.num_rows));
+    }
     f.unique = plan.temps.template view<std::uint64_t>(
         "libra::spgemm::panel::unique", static_cast<std::size_t>(plan.num_rows));
     fill_view(exec, f.unique, std::uint64_t(0));
