@@ -42,7 +42,7 @@ def parse_args():
     p.add_argument("--out", required=True, help="report folder to write")
     p.add_argument("--matrices", help="folder of real matrices (default: the executables' "
                    "configured LIBRA_BENCH_MATRICES)")
-    p.add_argument("--rmat", help="R-MAT specs instead of the executables' defaults, "
+    p.add_argument("--rmat", help="R-MAT specs instead of the executables' default R-MATs, "
                    "e.g. rmat:16-20:16 (comma-separated)")
     p.add_argument("--quick", action="store_true",
                    default=os.environ.get("LIBRA_BENCH_QUICK", "") not in ("", "0"),
@@ -76,7 +76,9 @@ def matrix_specs(args):
         return [str(folder / f) for f in QUICK_FILES] + [args.rmat or QUICK_RMAT]
     if not args.matrices and not args.rmat:
         return None
-    specs = [args.matrices] if args.matrices else []
+    # --rmat replaces the executables' R-MAT graphs, not their real matrices.
+    folder = args.matrices or default_matrix_folder()
+    specs = [str(folder)] if folder else []
     return specs + (args.rmat.split(",") if args.rmat else [])
 
 
