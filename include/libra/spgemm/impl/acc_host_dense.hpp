@@ -257,7 +257,7 @@ struct HostDenseRows {
     for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
       const O k = a_col[e];
       const S a = Values ? products.a_val.data()[e] : S(0);
-      for (Off q = b_rm[k]; q < b_rm[k + 1]; ++q) {
+      for (Off q = b_rm[k], q1 = b_rm[k + 1]; q < q1; ++q) {
         cols[n] = b_col[q];
         if constexpr (Values) vals[n] = a * products.b_val.data()[q];
         ++n;
@@ -343,7 +343,7 @@ struct HostDenseRows {
     for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
       const O k = a_col[e];
       const S a = a_val[e];
-      for (Off q = b_rm[k]; q < b_rm[k + 1]; ++q) sum[b_col[q]] += a * b_val[q];
+      for (Off q = b_rm[k], q1 = b_rm[k + 1]; q < q1; ++q) sum[b_col[q]] += a * b_val[q];
     }
   }
 
@@ -407,7 +407,7 @@ struct HostDenseRows {
     for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
       const O k = a_col[e];
       const S a = sum ? a_val[e] : S(0);
-      for (Off q = b_rm[k]; q < b_rm[k + 1]; ++q) {
+      for (Off q = b_rm[k], q1 = b_rm[k + 1]; q < q1; ++q) {
         const O j = b_col[q];
         if (sum) sum[j] += a * b_val[q];
         const auto u = static_cast<Mark>(j);
@@ -513,7 +513,7 @@ struct HostDenseRows {
       std::uint64_t n = 0;
       for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
         const O k = a_col[e];
-        for (Off q = b_rm[k]; q < b_rm[k + 1]; ++q) {
+        for (Off q = b_rm[k], q1 = b_rm[k + 1]; q < q1; ++q) {
           const auto u = static_cast<Mark>(b_col[q]);
           n += m[u] != tag;
           m[u] = tag;

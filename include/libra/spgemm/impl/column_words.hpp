@@ -26,10 +26,12 @@ struct ColumnWords {
   Kokkos::View<const O*, Mem> col;  // raw: B's columns, one bit each
   bool packed = false;              // word/mask (true) or col (false)
 
-  // Visits the runs of row k as f(word, mask).
+  // Visits the runs of row k as f(word, mask). (The bounds are read once: f's
+  // stores into 64-bit words may alias 64-bit offsets, so a bound read in the
+  // loop was read again after every store.)
   template <bool Packed, class F>
   void for_runs(const O k, const F& f) const {
-    for (Off q = row_map(k); q < row_map(k + 1); ++q) {
+    for (Off q = row_map(k), q1 = row_map(k + 1); q < q1; ++q) {
       if constexpr (Packed) {
         f(static_cast<std::uint64_t>(word(q)), mask(q));
       } else {
@@ -56,7 +58,7 @@ Kokkos::View<typename Csr::offset_type*, typename Exec::memory_space> column_wor
       KOKKOS_LAMBDA(const std::size_t k, std::uint64_t& sum) {
         Off c = 0;
         std::uint64_t last = ~std::uint64_t(0);
-        for (Off q = rm(k); q < rm(k + 1); ++q) {
+        for (Off q = rm(k), q1 = rm(k + 1); q < q1; ++q) {
           const std::uint64_t w = static_cast<std::uint64_t>(col(q)) >> 6;
           c += w != last;
           last = w;
@@ -103,20 +105,31 @@ column_words(const Exec& exec, const Csr& B, double max_ratio,
   auto mask = temps.template view<std::uint64_t>("libra::spgemm::words::mask", total);
   const auto rm = B.row_map;
   const auto col = B.col_idx;
+  // A run's mask builds in a register and is stored once, when the word
+  // changes, and the row's bounds are read once: an OR into memory per nonzero
+  // read the row's end again after each store (both 64-bit), which stalled on
+  // it (9% of fe_4elt2's call on 2 cores, most of it in that compare).
   Kokkos::parallel_for(
       "libra::spgemm::words::fill", Kokkos::RangePolicy<Exec>(exec, 0, n),
       KOKKOS_LAMBDA(const std::size_t k) {
+        const Off q0 = rm(k), q1 = rm(k + 1);
+        if (q0 == q1) return;
         Off r = row_map(k);
-        std::uint64_t last = ~std::uint64_t(0);
-        for (Off q = rm(k); q < rm(k + 1); ++q) {
-          const auto c = static_cast<std::uint64_t>(col(q));
+        auto c = static_cast<std::uint64_t>(col(q0));
+        std::uint64_t last = c >> 6;
+        std::uint64_t m = std::uint64_t(1) << (c & 63);
+        for (Off q = q0 + 1; q < q1; ++q) {
+          c = static_cast<std::uint64_t>(col(q));
           if ((c >> 6) != last) {
-            last = c >> 6;
             word(r) = static_cast<O>(last);
-            mask(r++) = 0;
+            mask(r++) = m;
+            last = c >> 6;
+            m = 0;
           }
-          mask(r - 1) |= std::uint64_t(1) << (c & 63);
+          m |= std::uint64_t(1) << (c & 63);
         }
+        word(r) = static_cast<O>(last);
+        mask(r) = m;
       });
   w.row_map = row_map;
   w.word = word;
