@@ -21,12 +21,8 @@ mkdir -p "$out"
 for ((r = 1; r <= rounds; ++r)); do
   ab_order "$r" "$@"
   for spec in "${order[@]}"; do
-    name=${spec%%=*}
-    rest=${spec#*=}
-    bin=${rest%%:*}
-    env=()
-    [[ $rest == *:* ]] && IFS=, read -r -a env <<<"${rest#*:}"
-    env "${env[@]}" "$bin" --benchmark_min_time=0.05 --libra_repetitions=5 \
+    ab_variant "$spec"
+    env "${env[@]}" "$path" --benchmark_min_time=0.05 --libra_repetitions=5 \
       --benchmark_filter="^spgemm/($matrices)/(${LIBRA_AB_ALGOS:-libra_auto|kokkos_kernels})/" \
       --benchmark_out_format=json --benchmark_out="$out/spgemm_${name}_$r.json" \
       >/dev/null 2>&1 || echo "host_spgemm_ab: $name (round $r) failed" >&2

@@ -15,7 +15,7 @@ import os
 import statistics
 import sys
 
-from result_reuse_tables import fmt, medians, process_medians
+from result_reuse_tables import fmt, process_medians, spgemm_medians
 
 
 def gmean(xs):
@@ -25,9 +25,7 @@ def gmean(xs):
 
 def main():
     out, base, new = sys.argv[1], sys.argv[2], sys.argv[3]
-    t, c = medians(os.path.join(out, "spgemm_*_*.json"))
-    names = sorted({k[0].split("/")[1] for k in t}, key=lambda m: c.get(
-        f"spgemm/{m}/libra_auto", {}).get("nnz_A", 0))
+    t, c, names = spgemm_medians(out)
     print(f"| matrix | nnz(A) | Libra {base} (ms) | Libra {new} (ms) | {new} / {base} "
           f"| Kokkos Kernels (ms) | KK / Libra {base} | KK / Libra {new} |")
     print("|---|---|---|---|---|---|---|---|")

@@ -28,11 +28,8 @@ common=(--benchmark_min_time=0.05 --libra_repetitions=5 --benchmark_out_format=j
 for ((r = 1; r <= rounds; ++r)); do
   ab_order "$r" "${variants[@]}"
   for spec in "${order[@]}"; do
-    name=${spec%%=*}
-    rest=${spec#*=}
-    dir=${rest%%:*}
-    env=()
-    [[ $rest == *:* ]] && env=("${rest#*:}")
+    ab_variant "$spec"
+    dir=$path
     benches=" ${LIBRA_AB_BENCHES:-spgemm diag} "
     if [[ $benches == *" spgemm "* ]]; then
       env "${env[@]}" "$dir/bench_spgemm" "${common[@]}" \

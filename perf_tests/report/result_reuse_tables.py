@@ -42,10 +42,17 @@ def fmt(x, digits=3):
     return "-" if x is None else f"{x:.{digits}g}"
 
 
-def spgemm_table(out, base, new):
+def spgemm_medians(out):
+    """medians() of OUT's bench_spgemm JSON, and its matrices by nnz(A)
+    (host_spgemm_ab_tables.py reads them this way too)."""
     t, c = medians(os.path.join(out, "spgemm_*_*.json"))
     names = sorted({k[0].split("/")[1] for k in t}, key=lambda m: c.get(
         f"spgemm/{m}/libra_auto", {}).get("nnz_A", 0))
+    return t, c, names
+
+
+def spgemm_table(out, base, new):
+    t, c, names = spgemm_medians(out)
     print(f"| matrix | nnz(A) | Libra {base} (ms) | Libra {new} (ms) "
           f"| {new} / {base} | cuSPARSE (ms) | cuSPARSE / Libra {new} |")
     print("|---|---|---|---|---|---|---|")
