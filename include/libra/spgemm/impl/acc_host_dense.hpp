@@ -288,48 +288,36 @@ struct HostDenseRows {
     return d;
   }
 
-  // ORs row i's runs into `bits`; returns the touched words in `list` and
-  // their range [lo, hi].
+  // ORs row i's runs into `bits` and their range into [lo, hi]. With List,
+  // returns the touched words in `list` (sorted rows whose count found a scan
+  // of their range or of their flags skip the list); with Flag, each touched
+  // word's bit goes into `flag`.
+  template <bool List, bool Flag>
   std::size_t mark(std::int64_t i, std::uint64_t* bits, O* list, std::uint64_t& lo,
-                   std::uint64_t& hi) const {
+                   std::uint64_t& hi, std::uint64_t* flag) const {
     std::size_t n = 0;
     const Off* a_rm = products.a_row_map.data();
     const O* a_col = products.a_col.data();
     for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
       words.template for_runs<Packed>(a_col[e],
                                       [&](const std::uint64_t w, const std::uint64_t m) {
-                                        // Branch-free: whether a word is new is
-                                        // unpredictable.
-                                        const std::uint64_t old = bits[w];
-                                        list[n] = static_cast<O>(w);
-                                        n += old == 0;
                                         lo = w < lo ? w : lo;
                                         hi = w > hi ? w : hi;
-                                        bits[w] = old | m;
+                                        if constexpr (List) {
+                                          // Branch-free: whether a word is new is
+                                          // unpredictable.
+                                          const std::uint64_t old = bits[w];
+                                          list[n] = static_cast<O>(w);
+                                          n += old == 0;
+                                          bits[w] = old | m;
+                                        } else {
+                                          bits[w] |= m;
+                                        }
+                                        if constexpr (Flag)
+                                          flag[w >> 6] |= std::uint64_t(1) << (w & 63);
                                       });
     }
     return n;
-  }
-
-  // mark() for a row whose order the count found: ORs row i's runs into
-  // `bits` (and, with Flag, each word's bit into `flag`), their range into
-  // [lo, hi], without listing the touched words.
-  template <bool Flag>
-  void mark_bits(std::int64_t i, std::uint64_t* bits, std::uint64_t& lo,
-                 std::uint64_t& hi, std::uint64_t* flag) const {
-    const Off* a_rm = products.a_row_map.data();
-    const O* a_col = products.a_col.data();
-    for (Off e = a_rm[i]; e < a_rm[i + 1]; ++e) {
-      words.template for_runs<Packed>(a_col[e],
-                                      [&](const std::uint64_t w, const std::uint64_t m) {
-                                        lo = w < lo ? w : lo;
-                                        hi = w > hi ? w : hi;
-                                        bits[w] |= m;
-                                        if constexpr (Flag) {
-                                          flag[w >> 6] |= std::uint64_t(1) << (w & 63);
-                                        }
-                                      });
-    }
   }
 
   // sum[j] += a_ik * b_kj for every product of row i.
@@ -526,7 +514,7 @@ struct HostDenseRows {
     std::uint64_t* bits = &seen(id, 0);
     O* list = &touched(id, 0);
     std::uint64_t lo = ~std::uint64_t(0), hi = 0;
-    const std::size_t nt = mark(i, bits, list, lo, hi);
+    const std::size_t nt = mark<true, false>(i, bits, list, lo, hi, nullptr);
     std::uint64_t n = 0;
     for (std::size_t t = 0; t < nt; ++t) {
       n += static_cast<std::uint64_t>(popcount64(bits[list[t]]));
@@ -616,11 +604,11 @@ struct HostDenseRows {
       order = sort ? static_cast<Order>(known_orders(i)) : Order::sort;
       std::size_t nt = 0;
       if (order == Order::range) {
-        mark_bits<false>(i, bits, lo, hi, flag);
+        mark<false, false>(i, bits, list, lo, hi, flag);
       } else if (order == Order::flags) {
-        mark_bits<true>(i, bits, lo, hi, flag);
+        mark<false, true>(i, bits, list, lo, hi, flag);
       } else {
-        nt = mark(i, bits, list, lo, hi);
+        nt = mark<true, false>(i, bits, list, lo, hi, flag);
       }
       const Off base = c_row_map(i);
       O* out = c_col.data() + base;
