@@ -120,14 +120,18 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
     EXPECT_EQ(all.host_products, 0u);
     EXPECT_EQ(all.host_rows, 0u);
     EXPECT_FALSE(all.host_only);
-    // One device SpGEMM on A and B (in core: the default budget holds them).
+    // One device SpGEMM on A and B (in core: the default budget holds them),
+    // where they are, before any ranking.
     EXPECT_EQ(all.device_only, all.products > 0);
+    EXPECT_EQ(all.device_in_place, all.products > 0);
+    if (all.products > 0) EXPECT_EQ(all.device_memory, 0u);
     const auto part = check(c, c.A, c.B, with_share(0.3), nullptr);
     // A split, unless the device's prefix takes every row (a tiny matrix whose
     // first row holds 30% of the products) or none (30% of the products is
     // below one): then one side alone.
     EXPECT_EQ(part.host_only, part.device_products == 0);
     EXPECT_EQ(part.device_only, part.products > 0 && part.host_products == 0);
+    EXPECT_EQ(part.device_in_place, part.device_only);
     // The device's prefix is the first one reaching 30% of the products.
     if (part.products > 0) {
       EXPECT_GE(part.device_products, static_cast<std::uint64_t>(0.3 * part.products));
@@ -175,6 +179,9 @@ libra::HeteroOptions calibrating(double split_gain = 0.9) {
   libra::HeteroOptions o;  // gpu_share < 0: measured
   o.tuning.split_min_products = 0;
   o.tuning.split_gain = split_gain;
+  // Copies of C free: C's copy up never rules the host out before it is
+  // measured (HostIsNotMeasuredWhenCopyingCUpCostsMore forces that path).
+  o.tuning.copy_bytes_per_second = 1e30;
   return o;
 }
 
@@ -352,6 +359,9 @@ TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
     EXPECT_FALSE(st.calibrated);
     EXPECT_EQ(st.gpu_share, 1);
     EXPECT_EQ(st.device_only, st.products > 0);
+    // On A and B where they are, before any ranking or device budget.
+    EXPECT_EQ(st.device_in_place, st.products > 0);
+    EXPECT_EQ(st.device_memory, 0u);
     const HostMatrix Ah =
         libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
     const HostMatrix Bh =
@@ -362,9 +372,77 @@ TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
     EXPECT_EQ(sh.host_only, apart);
     EXPECT_EQ(sh.device_only, !apart && sh.products > 0);
     EXPECT_EQ(sh.bytes_to_device, 0u);
-    // The host alone ran before any ranking or device budget.
-    EXPECT_EQ(sh.device_memory == 0, apart);
+    // Host memory is the device's in a host-only build.
+    EXPECT_EQ(sh.device_in_place, !apart && sh.products > 0);
+    // Either side alone ran before any ranking or device budget.
+    EXPECT_EQ(sh.device_memory, 0u);
   }
+}
+
+// R = 1 with a device budget given: the rows are ranked and budgeted first,
+// and then, every row fitting, the device still multiplies A and B in place
+// when they are in its memory (C stays there); host inputs come up and C
+// comes down.
+TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
+  constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    libra::HeteroOptions o = with_share(1);
+    o.device_memory = std::size_t(1) << 30;
+    const auto st = check(c, c.A, c.B, o, nullptr);
+    if (st.products == 0) continue;
+    EXPECT_TRUE(st.device_only);
+    EXPECT_TRUE(st.device_in_place);
+    EXPECT_EQ(st.device_memory, o.device_memory);  // ranked and budgeted
+    EXPECT_EQ(st.bytes_to_device, 0u);
+    const HostMatrix Ah =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+    const HostMatrix Bh =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+    const auto sh = check(c, Ah, Bh, o, nullptr);
+    EXPECT_TRUE(sh.device_only);
+    EXPECT_EQ(sh.device_in_place, !apart);
+    EXPECT_EQ(sh.kept_on_device, apart);  // C came down from the device
+    EXPECT_EQ(sh.bytes_to_device > 0, apart);
+  }
+}
+
+// A and B on the device, copies of C at a byte a second: after the device's
+// calibration, bringing C up from the host would cost more than the device's
+// whole product, so the host is not measured and the device multiplies in
+// place. Host inputs in a GPU build measure both sides as before.
+TEST(SpgemmHetero, HostIsNotMeasuredWhenCopyingCUpCostsMore) {
+  constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
+  libra::HeteroOptions o = calibrating();
+  o.tuning.copy_bytes_per_second = 1;
+  int ruled_out = 0;
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    libra::HeteroHandle handle(o);
+    const auto st = check(c, c.A, c.B, {}, &handle);
+    if (!st.calibrated) {  // fewer than two rows with products
+      EXPECT_EQ(st.gpu_share, 1);
+      continue;
+    }
+    EXPECT_TRUE(st.host_not_measured);
+    EXPECT_EQ(st.gpu_share, 1);
+    EXPECT_TRUE(st.device_in_place);
+    EXPECT_GT(st.seconds_calibration_device, 0);
+    EXPECT_EQ(st.seconds_calibration_host, 0);
+    EXPECT_EQ(st.k, 0);
+    EXPECT_GT(st.model_device_only, 0);
+    EXPECT_EQ(handle.k(), 0);  // nothing measured of the host to keep
+    ruled_out += st.host_not_measured;
+    const HostMatrix Ah =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
+    const HostMatrix Bh =
+        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+    const auto sh = check(c, Ah, Bh, o, nullptr);
+    EXPECT_TRUE(sh.calibrated);
+    EXPECT_EQ(sh.host_not_measured, !apart);
+    EXPECT_EQ(sh.seconds_calibration_host > 0, apart);
+  }
+  EXPECT_GT(ruled_out, 0);
 }
 
 TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {

@@ -96,6 +96,8 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"model_fixed_host", h.model_fixed_host},
                      {"device_only", h.device_only},
                      {"host_only", h.host_only},
+                     {"device_in_place", h.device_in_place},
+                     {"host_not_measured", h.host_not_measured},
                      {"kept_on_device", h.kept_on_device},
                      {"download_chunks", h.download_chunks},
                      {"counted_first", h.counted_first},
@@ -146,20 +148,23 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                  r.seconds * 1e3, gflops);
     if (r.hetero) {
       const HeteroStats& h = *r.hetero;
-      std::fprintf(
-          report,
-          "device share R %.3f (%s), K %.3g, device %llu products in %d "
-          "panel(s)%s, host %llu products; copies %.3f ms, %.0f%% hidden\n",
-          h.gpu_share,
-          h.calibrated ? "calibrated" : (args.gpu_share.empty() ? "kept" : "given"), h.k,
-          static_cast<unsigned long long>(h.device_products), h.device_panels,
-          h.counted_first    ? " out of core, rows counted first"
-          : h.out_of_core    ? " out of core"
-          : h.device_only    ? " (the device alone)"
-          : h.kept_on_device ? " kept on the device"
-                             : "",
-          static_cast<unsigned long long>(h.host_products), h.seconds_transfer * 1e3,
-          100 * h.overlap());
+      std::fprintf(report,
+                   "device share R %.3f (%s), K %.3g, device %llu products in %d "
+                   "panel(s)%s, host %llu products; copies %.3f ms, %.0f%% hidden\n",
+                   h.gpu_share,
+                   h.calibrated              ? "calibrated"
+                   : !args.gpu_share.empty() ? "given"
+                   : h.k > 0                 ? "kept"
+                                             : "unmeasured",
+                   h.k, static_cast<unsigned long long>(h.device_products),
+                   h.device_panels,
+                   h.counted_first    ? " out of core, rows counted first"
+                   : h.out_of_core    ? " out of core"
+                   : h.device_only    ? " (the device alone)"
+                   : h.kept_on_device ? " kept on the device"
+                                      : "",
+                   static_cast<unsigned long long>(h.host_products),
+                   h.seconds_transfer * 1e3, 100 * h.overlap());
     }
     if (args.check) {
       std::fprintf(report,

@@ -801,6 +801,11 @@ class Heterogeneous(unittest.TestCase):
         self.assertFalse(h["calibrated"])
         gpu = "Cuda" in got["execution_space"]
         self.assertEqual((h["host_only"], h["device_only"]), (gpu, not gpu))
+        # ... on A and B where they are, no copy, no ranking.
+        self.assertEqual(h["device_in_place"], not gpu)
+        self.assertFalse(h["host_not_measured"])
+        text = libra("spgemm", self.A, "--algo", "hetero").stdout
+        self.assertIn("(unmeasured)", text)
         # A larger one is calibrated; R is the modelled fastest of the host
         # alone, the device alone, or a split at K / (K + 1).
         got = json_of(self, libra("spgemm", "--generate", "rmat:13:16", "--algo", "hetero",

@@ -155,10 +155,6 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   Kokkos::Timer total;
   HeteroStats st;
 
-  // Host copies for the host side and the ranking; device copies where the
-  // inputs are there already.
-  const HostMatrix Ah = impl::matrix_in<HostD>(A);
-  const HostMatrix Bh = impl::matrix_in<HostD>(B);
   constexpr bool on_device = std::is_same<InMem, DevMem>::value;
   DevMatrix a_dev, b_dev;
   if constexpr (on_device) {
@@ -167,7 +163,15 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   const bool a_resident = on_device && !options.tuning.stage_a;
 
-  const impl::ProductTotals work = impl::product_totals(Host(), Ah, Bh);
+  // The products, counted where A and B are (no copy before the choice).
+  const impl::ProductTotals work = [&] {
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, InMem>::accessible) {
+      return impl::product_totals(Host(), impl::alias_csr<HostD>(A),
+                                  impl::alias_csr<HostD>(B));
+    } else {
+      return impl::product_totals(device, a_dev, b_dev, 0);
+    }
+  }();
   st.products = work.products;
   SpgemmOptions host_options = options.spgemm;
   host_options.progress = nullptr;
@@ -182,22 +186,22 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     if (stats) *stats = st;
     return C;
   };
-  // The host alone: one SpGEMM on A and B as they are, C straight into its
-  // arrays (no ranking, no gather, no pieces, nothing on the device).
-  const auto host_alone = [&] {
-    Kokkos::Timer t;
-    const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
-    st.seconds_host = t.seconds();
-    Csr<S, O, Off, D> C;
-    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
-      C = impl::rebind_csr<D>(Ch);
+  // The device alone on A and B where they are: one SpGEMM, C left there.
+  const auto device_in_place = [&](SpgemmOptions o) -> Csr<S, O, Off, D> {
+    if constexpr (on_device) {
+      o.progress = nullptr;
+      Kokkos::Timer t;
+      const DevMatrix Cd = libra::spgemm(device, a_dev, b_dev, o);
+      st.seconds_device = st.seconds_device_compute = t.seconds();
+      st.device_only = true;
+      st.device_in_place = true;
+      st.device_panels = 1;
+      st.device_products = work.products;
+      st.device_rows = work.rows;
+      return done(impl::rebind_csr<D>(Cd));
     } else {
-      C = impl::matrix_in<D>(Ch);
+      throw Error("spgemm_hetero: A and B are not in the device's memory");
     }
-    st.host_only = true;
-    st.host_products = work.products;
-    st.host_rows = work.rows;
-    return done(C);
   };
 
   impl::HeteroRates rates = handle.impl_rates();
@@ -218,6 +222,37 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // Small and nothing measured: the side whose memory holds A and B (its copies
   // would cost more than the product; Tuning::split_min_products).
   if (R < 0 && work.products < options.tuning.split_min_products) R = on_device ? 1 : 0;
+  // The device alone on A and B where they are, chosen before any ranking:
+  // one SpGEMM under options.spgemm's own budget, C left there; no host copy
+  // of A and B, no ranking, no device budget of the split's (on an H200 such
+  // products took 1.5-5x the device's own SpGEMM through the ranking).
+  if constexpr (on_device) {
+    if (R >= 1 && a_resident && options.device_memory == 0 && work.products > 0) {
+      return device_in_place(options.spgemm);
+    }
+  }
+
+  // Host copies for the host side and the ranking.
+  const HostMatrix Ah = impl::matrix_in<HostD>(A);
+  const HostMatrix Bh = impl::matrix_in<HostD>(B);
+  // The host alone: one SpGEMM on A and B as they are, C straight into its
+  // arrays (no ranking, no gather, no pieces, nothing on the device).
+  const auto host_alone = [&] {
+    Kokkos::Timer t;
+    const HostMatrix Ch = libra::spgemm(host, Ah, Bh, host_options);
+    st.seconds_host = t.seconds();
+    Csr<S, O, Off, D> C;
+    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+      C = impl::rebind_csr<D>(Ch);
+    } else {
+      C = impl::matrix_in<D>(Ch);
+    }
+    st.host_only = true;
+    st.host_products = work.products;
+    st.host_rows = work.rows;
+    return done(C);
+  };
+
   if (R == 0) return host_alone();
 
   const impl::HeteroOrder order = impl::affinity_order(Host(), Ah, Bh);
@@ -315,7 +350,6 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
           lanes, dev_rows, Ah, Bh, a_resident ? &a_dev : nullptr, &dev_side.b(),
           device_options);
       dev_cal.keep_on_device(keep);
-      impl::HostSide<S, O, Off, HostExec> host_cal(host, host_rows, Ah, Bh, host_options);
       // Each side's first row alone, then the rest, for its fixed cost beside
       // its rate (impl::fit_side).
       const std::size_t dev_one = dev_rows.size() >= 2 ? 1 : 0;
@@ -332,15 +366,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       t.reset();
       dev_cal.run(panels);
       t_dev[1] = t.seconds();
-      t.reset();
-      host_cal.run(0, host_one);
-      t_host[0] = t.seconds();
-      t.reset();
-      host_cal.run(host_one, host_rows.size());
-      t_host[1] = t.seconds();
-      st.seconds_calibration = calibration.seconds();
       st.seconds_calibration_device = t_dev[0] + t_dev[1];
-      st.seconds_calibration_host = t_host[0] + t_host[1];
       const auto fit = [](const double* t, std::uint64_t one, std::uint64_t all) {
         if (one == 0) {  // a share of one row: no fixed cost told apart
           return impl::SideFit{std::max(t[1], 1e-9) / static_cast<double>(all), 0};
@@ -349,23 +375,55 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
                               static_cast<double>(all - one));
       };
       const auto dev_fit = fit(t_dev, dev_rows.products(0, dev_one), dev_rows.total);
-      const auto host_fit = fit(t_host, host_rows.products(0, host_one), host_rows.total);
-      rates.device = std::max(dev_fit.per_product, 1e-15);
-      rates.host = std::max(host_fit.per_product, 1e-15);
-      rates.fixed_device = dev_fit.fixed;
-      rates.fixed_host = host_fit.fixed;
-      // C's bytes per product, from the calibration's rows of C in reach (the
-      // device's are streamed away when they are not kept).
-      std::uint64_t entries = 0, counted = host_rows.total;
-      for (const auto& p : host_cal.pieces) entries += p.col.extent(0);
-      if (!dev_cal.kept().empty()) counted += dev_rows.total;
-      for (const auto& k : dev_cal.kept()) entries += k.C.col_idx.extent(0);
-      rates.bytes_per_product = static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
-                                static_cast<double>(std::max<std::uint64_t>(counted, 1));
-      st.k = rates.host / rates.device;
-      st.calibrated = true;
-      handle.impl_set_rates(rates);
-      R = choose();
+      // C's bytes per product from the device's rows of C, when they were
+      // kept (streamed away otherwise).
+      std::uint64_t dev_entries = 0;
+      for (const auto& k : dev_cal.kept()) dev_entries += k.C.col_idx.extent(0);
+      const double products = static_cast<double>(work.products);
+      // A and B on the device: C's copy up to it alone may rule the host out.
+      const bool host_ruled_out =
+          on_device && !dev_cal.kept().empty() &&
+          impl::copy_exceeds_device(
+              products, dev_fit,
+              static_cast<double>(dev_entries * (sizeof(O) + sizeof(S))) /
+                  static_cast<double>(std::max<std::uint64_t>(dev_rows.total, 1)),
+              rates.copy);
+      if (host_ruled_out) {
+        st.seconds_calibration = calibration.seconds();
+        st.calibrated = true;
+        st.host_not_measured = true;
+        st.model_device_only = dev_fit.fixed + products * dev_fit.per_product;
+        st.model_fixed_device = dev_fit.fixed;
+        R = 1;
+      } else {
+        impl::HostSide<S, O, Off, HostExec> host_cal(host, host_rows, Ah, Bh,
+                                                     host_options);
+        t.reset();
+        host_cal.run(0, host_one);
+        t_host[0] = t.seconds();
+        t.reset();
+        host_cal.run(host_one, host_rows.size());
+        t_host[1] = t.seconds();
+        st.seconds_calibration = calibration.seconds();
+        st.seconds_calibration_host = t_host[0] + t_host[1];
+        const auto host_fit =
+            fit(t_host, host_rows.products(0, host_one), host_rows.total);
+        rates.device = std::max(dev_fit.per_product, 1e-15);
+        rates.host = std::max(host_fit.per_product, 1e-15);
+        rates.fixed_device = dev_fit.fixed;
+        rates.fixed_host = host_fit.fixed;
+        // C's bytes per product, from the calibration's rows of C in reach.
+        std::uint64_t entries = dev_entries, counted = host_rows.total;
+        for (const auto& p : host_cal.pieces) entries += p.col.extent(0);
+        if (!dev_cal.kept().empty()) counted += dev_rows.total;
+        rates.bytes_per_product =
+            static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
+            static_cast<double>(std::max<std::uint64_t>(counted, 1));
+        st.k = rates.host / rates.device;
+        st.calibrated = true;
+        handle.impl_set_rates(rates);
+        R = choose();
+      }
     } else {
       R = 1;  // too few rows to split: the device takes them
     }
@@ -382,27 +440,20 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // into its arrays (no gather, no pieces).
   if (R <= 0) return host_alone();
   if (R >= 1 && keep && order.size() > 0) {
-    Kokkos::Timer t;
-    DevMatrix a_d, b_d;
     if constexpr (on_device) {
-      a_d = a_dev;
-      b_d = b_dev;
+      return device_in_place(device_options);
     } else {
+      Kokkos::Timer t;
       Kokkos::Timer up;
-      a_d = impl::matrix_in<DevD>(Ah);
-      b_d = impl::matrix_in<DevD>(Bh);
+      const DevMatrix a_d = impl::matrix_in<DevD>(Ah);
+      const DevMatrix b_d = impl::matrix_in<DevD>(Bh);
       Kokkos::fence();
       st.seconds_transfer += up.seconds();
       st.seconds_transfer_exposed += up.seconds();
       st.bytes_to_device = impl::csr_bytes(Ah) + impl::csr_bytes(Bh);
-    }
-    Kokkos::Timer compute;
-    const DevMatrix Cd = libra::spgemm(device, a_d, b_d, device_options);
-    st.seconds_device_compute = compute.seconds();
-    Csr<S, O, Off, D> C;
-    if constexpr (on_device) {
-      C = impl::rebind_csr<D>(Cd);
-    } else {
+      Kokkos::Timer compute;
+      const DevMatrix Cd = libra::spgemm(device, a_d, b_d, device_options);
+      st.seconds_device_compute = compute.seconds();
       Kokkos::View<Off*, Kokkos::HostSpace> rm(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "libra::csr::row_map"),
           Cd.row_map.extent(0));
@@ -426,14 +477,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       st.seconds_copy_out = tally.seconds_copy_out;
       st.download_chunks = tally.chunks;
       st.kept_on_device = true;
-      C = Csr<S, O, Off, D>(A.num_rows, B.num_cols, rm, col, val);
+      st.seconds_device = t.seconds();
+      st.device_only = true;
+      st.device_panels = 1;
+      st.device_products = order.total;
+      st.device_rows = order.size();
+      return done(Csr<S, O, Off, D>(A.num_rows, B.num_cols, rm, col, val));
     }
-    st.seconds_device = t.seconds();
-    st.device_only = true;
-    st.device_panels = 1;
-    st.device_products = order.total;
-    st.device_rows = order.size();
-    return done(C);
   }
 
   // Out of core, the device alone: C's rows counted first, then each panel's C

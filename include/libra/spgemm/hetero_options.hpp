@@ -76,6 +76,10 @@ struct HeteroOptions {
     // while its 16 host threads took 0.06-2.8 ms on the shared matrices below
     // 2^24 products.
     std::uint64_t split_min_products = std::uint64_t(1) << 24;
+    // Bytes a second the model copies C at (impl/hetero_choice.hpp) until a
+    // call of the handle has measured it: what the H100 machine's host copied
+    // C out of pinned staging at.
+    double copy_bytes_per_second = 12e9;
   } tuning;
 };
 
@@ -94,6 +98,14 @@ struct HeteroStats {
   // into panels and no assembly of pieces.
   bool device_only = false;
   bool host_only = false;
+  // ... the device alone on A and B in its memory, where they were given: C
+  // left there, nothing copied (device_memory 0 when chosen before any ranking).
+  bool device_in_place = false;
+  // A and B on the device, and the device's calibration alone chose it: C's
+  // copy up to the device, which the host alone and a split both pay, would
+  // take longer than the device's whole product, so the host was not measured
+  // (calibrated, k 0, nothing kept in the handle).
+  bool host_not_measured = false;
   // The device's panels of C stayed on the device until C's host arrays
   // existed, and came down into them in download_chunks chunks.
   bool kept_on_device = false;
@@ -116,8 +128,9 @@ struct HeteroStats {
   // device_memory cut the device's rows into several panels (A streamed, C
   // assembled in host memory).
   bool out_of_core = false;
-  // The budget used; 0 when the host took the product alone (R = 0 given or
-  // chosen before any ranking), which asks nothing of the device.
+  // The budget used; 0 when one side took the product alone, chosen before any
+  // ranking: the host (R = 0), which asks nothing of the device, or the device
+  // on A and B in its memory (device_in_place), under the SpGEMM's own budget.
   std::size_t device_memory = 0;
   std::size_t panel_bytes = 0;  // the most one panel of A and C may take
   // Bytes copied to and from the device, and the seconds the copies took on
@@ -150,7 +163,9 @@ struct HeteroStats {
 // calibrates once.
 class HeteroHandle {
  public:
-  explicit HeteroHandle(const HeteroOptions& options = {}) : options_(options) {}
+  explicit HeteroHandle(const HeteroOptions& options = {}) : options_(options) {
+    rates_.copy = 1.0 / options.tuning.copy_bytes_per_second;
+  }
   const HeteroOptions& options() const noexcept { return options_; }
   // K of the last calibration (0 before any).
   double k() const noexcept {
