@@ -85,6 +85,16 @@ libra::HeteroStats check(const Case& c, const M& A, const M& B,
   return st;
 }
 
+// A matrix copied to host memory (the paper's setting for A and B).
+HostMatrix on_host(const Matrix& m) {
+  return libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(m);
+}
+
+// check() with A and B in host memory.
+libra::HeteroStats check_host_inputs(const Case& c, const libra::HeteroOptions& options) {
+  return check(c, on_host(c.A), on_host(c.B), options, nullptr);
+}
+
 // Rows of A with at least one product.
 std::size_t rows_with_products(const Case& c) {
   const auto a = libra::test::to_ref(c.A);
@@ -151,8 +161,8 @@ TEST(SpgemmHetero, FixedSharesOnEveryMatrix) {
 // The ranking's position where R = K / (K + 1) cuts it.
 std::size_t modelled_cut(const Case& c, const libra::HeteroStats& st,
                          std::size_t* rows = nullptr) {
-  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+  const HostMatrix Ah = on_host(c.A);
+  const HostMatrix Bh = on_host(c.B);
   const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
   if (rows) *rows = order.size();
   return order.position_of(st.k / (st.k + 1) * static_cast<double>(order.total));
@@ -317,10 +327,8 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
         continue;  // R inside the first or last row
       }
       ++splits;
-      const HostMatrix Ah =
-          libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-      const HostMatrix Bh =
-          libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
+      const HostMatrix Ah = on_host(c.A);
+      const HostMatrix Bh = on_host(c.B);
       const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
       const std::size_t at =
           order.position_of(split.gpu_share * static_cast<double>(order.total));
@@ -362,11 +370,7 @@ TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
     // On A and B where they are, before any ranking or device budget.
     EXPECT_EQ(st.device_in_place, st.products > 0);
     EXPECT_EQ(st.device_memory, 0u);
-    const HostMatrix Ah =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-    const HostMatrix Bh =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
-    const auto sh = check(c, Ah, Bh, {}, nullptr);
+    const auto sh = check_host_inputs(c, {});
     EXPECT_FALSE(sh.calibrated);
     EXPECT_EQ(sh.gpu_share, apart ? 0 : 1);
     EXPECT_EQ(sh.host_only, apart);
@@ -395,11 +399,7 @@ TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
     EXPECT_TRUE(st.device_in_place);
     EXPECT_EQ(st.device_memory, o.device_memory);  // ranked and budgeted
     EXPECT_EQ(st.bytes_to_device, 0u);
-    const HostMatrix Ah =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-    const HostMatrix Bh =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
-    const auto sh = check(c, Ah, Bh, o, nullptr);
+    const auto sh = check_host_inputs(c, o);
     EXPECT_TRUE(sh.device_only);
     EXPECT_EQ(sh.device_in_place, !apart);
     EXPECT_EQ(sh.kept_on_device, apart);  // C came down from the device
@@ -433,11 +433,7 @@ TEST(SpgemmHetero, HostIsNotMeasuredWhenCopyingCUpCostsMore) {
     EXPECT_GT(st.model_device_only, 0);
     EXPECT_EQ(handle.k(), 0);  // nothing measured of the host to keep
     ruled_out += st.host_not_measured;
-    const HostMatrix Ah =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-    const HostMatrix Bh =
-        libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
-    const auto sh = check(c, Ah, Bh, o, nullptr);
+    const auto sh = check_host_inputs(c, o);
     EXPECT_TRUE(sh.calibrated);
     EXPECT_EQ(sh.host_not_measured, !apart);
     EXPECT_EQ(sh.seconds_calibration_host > 0, apart);
@@ -518,11 +514,9 @@ TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
   // A and B in host memory: C is made there.
   const auto all = cases();
   const auto& c = all.back();
-  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
   auto o = with_share(1);
   o.device_memory = small_budget(c);
-  const auto st = check(c, Ah, Bh, o, nullptr);
+  const auto st = check_host_inputs(c, o);
   EXPECT_TRUE(st.counted_first);
   EXPECT_GT(st.device_panels, 1);
 }
@@ -537,16 +531,14 @@ TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {
   EXPECT_GT(st.device_panels, 2);
   EXPECT_GT(st.host_products, 0u);
   // A and B in host memory: C comes back there.
-  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
-  const auto sh = check(c, Ah, Bh, o, nullptr);
+  const auto sh = check_host_inputs(c, o);
   EXPECT_GT(sh.device_panels, 2);
   // Where the device's memory is not the host's, A's panels and B go up.
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   EXPECT_EQ(sh.bytes_to_device > 0, apart);
   o.gpu_share = -1;
   o.tuning.split_min_products = 0;
-  check(c, Ah, Bh, o, nullptr);
+  check_host_inputs(c, o);
 }
 
 // Kept panels of C come down in chunks that end inside rows; streamed ones
@@ -572,11 +564,9 @@ TEST(SpgemmHetero, KeptPanelsInSmallChunksAndStreamedPanelsInCore) {
   // Host inputs, R = 1: the whole C comes down in small chunks.
   const auto all = cases();
   const auto& c = all.back();
-  const HostMatrix Ah = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.A);
-  const HostMatrix Bh = libra::copy_to<Kokkos::Device<HostExec, Kokkos::HostSpace>>(c.B);
   auto o = with_share(1);
   o.tuning.download_entries = 1000;
-  const auto st = check(c, Ah, Bh, o, nullptr);
+  const auto st = check_host_inputs(c, o);
   EXPECT_TRUE(st.device_only);
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   // Where the device's memory is the host's, C is the device's product itself.

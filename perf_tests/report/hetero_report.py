@@ -209,18 +209,18 @@ def main():
         lines.append("The run was stopped by its time limit; the tables hold the cases it "
                      "finished.")
         lines.append("")
-    if ratios:
-        wins = sum(1 for r in ratios if r <= 1)
-        lines.append(f"**Headline:** heterogeneous (calibrated in the call, host inputs) "
-                     f"takes {geomean(ratios):.2f}x the time of the better single side "
-                     f"(GPU-only with host inputs, or CPU-only), geometric mean over "
-                     f"{len(ratios)} matrices; at most 1.0x on {wins} of them.")
-    if dev_ratios:
-        within = sum(1 for r in dev_ratios if r <= 1.1)
-        lines.append(f"With A and B on the device, heterogeneous (calibrated) takes "
-                     f"{geomean(dev_ratios):.2f}x the time of the device's own SpGEMM "
-                     f"(geometric mean over {len(dev_ratios)} matrices; within 1.1x on "
-                     f"{within}).")
+    headlines = [
+        (ratios, 1.0, "**Headline:** heterogeneous (calibrated in the call, host inputs) "
+         "takes {g:.2f}x the time of the better single side (GPU-only with host inputs, "
+         "or CPU-only), geometric mean over {n} matrices; at most 1.0x on {k} of them."),
+        (dev_ratios, 1.1, "With A and B on the device, heterogeneous (calibrated) takes "
+         "{g:.2f}x the time of the device's own SpGEMM (geometric mean over {n} "
+         "matrices; within 1.1x on {k})."),
+    ]
+    for rs, bound, text in headlines:
+        if rs:
+            lines.append(text.format(g=geomean(rs), n=len(rs),
+                                     k=sum(1 for r in rs if r <= bound)))
     if r_gaps:
         lines.append(f"With K kept from an earlier call, its time is {geomean(r_gaps):.2f}x "
                      "that of the best fixed R of the sweep (geometric mean).")
