@@ -175,6 +175,8 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["model_split_ms"] = st.model_split * 1e3;
   state.counters["model_fixed_device_ms"] = st.model_fixed_device * 1e3;
   state.counters["model_fixed_host_ms"] = st.model_fixed_host * 1e3;
+  state.counters["host_copies_ms"] = st.seconds_host_copies * 1e3;
+  state.counters["ranking_ms"] = st.seconds_ranking * 1e3;
   state.counters["calib_ms"] = st.seconds_calibration * 1e3;
   state.counters["calib_device_ms"] = st.seconds_calibration_device * 1e3;
   state.counters["calib_host_ms"] = st.seconds_calibration_host * 1e3;

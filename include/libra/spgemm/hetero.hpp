@@ -89,6 +89,14 @@ Csr<S, O, Off, D> matrix_in(const Csr<S, O, Off, FromD>& m) {
   }
 }
 
+// Whether two matrices are one (the same arrays).
+template <class M>
+bool same_arrays(const M& a, const M& b) {
+  return a.num_rows == b.num_rows && a.num_cols == b.num_cols &&
+         a.row_map.data() == b.row_map.data() && a.col_idx.data() == b.col_idx.data() &&
+         a.values.data() == b.values.data();
+}
+
 // The same matrix (its arrays shared, not copied) under another device type
 // of the same memory space.
 template <class D, class S, class O, class Off, class FromD>
@@ -232,9 +240,14 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     }
   }
 
-  // Host copies for the host side and the ranking.
+  // Host copies for the host side and the ranking; B shares A's when it is A
+  // (C = A * A).
+  Kokkos::Timer copies;
   const HostMatrix Ah = impl::matrix_in<HostD>(A);
-  const HostMatrix Bh = impl::matrix_in<HostD>(B);
+  const HostMatrix Bh = impl::same_arrays(A, B) ? Ah : impl::matrix_in<HostD>(B);
+  if constexpr (!std::is_same<InMem, Kokkos::HostSpace>::value) {
+    st.seconds_host_copies = copies.seconds();
+  }
   // The host alone: one SpGEMM on A and B as they are, C straight into its
   // arrays (no ranking, no gather, no pieces, nothing on the device).
   const auto host_alone = [&] {
@@ -255,7 +268,9 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   if (R == 0) return host_alone();
 
+  Kokkos::Timer ranking;
   const impl::HeteroOrder order = impl::affinity_order(Host(), Ah, Bh);
+  st.seconds_ranking = ranking.seconds();
 
   // The device's memory: B (unless it is there and the budget is the card's free
   // memory, which already leaves it out), two panels in flight, temporaries.

@@ -144,6 +144,9 @@ struct HeteroStats {
   // their own, beside the next panels).
   double seconds_device_compute = 0;
   double seconds_copy_out = 0;
+  // A and B copied from the device's memory to the host's (B not when it is
+  // A), and the rows of A ranked by affinity, before any calibration or split.
+  double seconds_host_copies = 0, seconds_ranking = 0;
   double seconds_calibration = 0;  // both sides' calibration panels
   // Of which each side's two calls (B's upload is the device's rest).
   double seconds_calibration_device = 0, seconds_calibration_host = 0;
