@@ -25,10 +25,11 @@
 
 namespace libra::impl {
 
-// f(i, args...), or f(Tag(), i, args...) for a work tag.
+// f(i, args...), or f(Tag(), i, args...) for a work tag. Host code: only the
+// chunk takers of host spaces call it (marked for the device as well, nvcc
+// warned at every host-only functor it met).
 template <class Tag, class F, class... Args>
-KOKKOS_FORCEINLINE_FUNCTION void call_tagged(const F& f, const std::int64_t i,
-                                             Args&... args) {
+inline void call_tagged(const F& f, const std::int64_t i, Args&... args) {
   if constexpr (std::is_void_v<Tag>) {
     f(i, args...);
   } else {
