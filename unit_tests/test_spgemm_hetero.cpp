@@ -407,38 +407,39 @@ TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
   }
 }
 
-// A and B on the device, copies of C at a byte a second: after the device's
-// calibration, bringing C up from the host would cost more than the device's
-// whole product, so the host is not measured and the device multiplies in
-// place. Host inputs in a GPU build measure both sides as before.
-TEST(SpgemmHetero, HostIsNotMeasuredWhenCopyingCUpCostsMore) {
+// A and B on the device, nothing measured: the device's SpGEMM runs first. With
+// copies of C at a byte a second, bringing C up from the host would take longer
+// than that product took, so its C is the answer and the host is not measured;
+// with copies free it is dropped and both sides are calibrated. Host inputs in
+// a GPU build calibrate both sides without a first device product.
+TEST(SpgemmHetero, DeviceFirstIsKeptWhenCopyingCUpCostsMore) {
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
-  libra::HeteroOptions o = calibrating();
-  o.tuning.copy_bytes_per_second = 1;
-  int ruled_out = 0;
+  libra::HeteroOptions slow = calibrating();
+  slow.tuning.copy_bytes_per_second = 1;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
-    libra::HeteroHandle handle(o);
+    libra::HeteroHandle handle(slow);
     const auto st = check(c, c.A, c.B, {}, &handle);
-    if (!st.calibrated) {  // fewer than two rows with products
-      EXPECT_EQ(st.gpu_share, 1);
-      continue;
-    }
-    EXPECT_TRUE(st.host_not_measured);
+    if (st.products == 0) continue;
+    EXPECT_TRUE(st.device_first);
     EXPECT_EQ(st.gpu_share, 1);
     EXPECT_TRUE(st.device_in_place);
-    EXPECT_GT(st.seconds_calibration_device, 0);
-    EXPECT_EQ(st.seconds_calibration_host, 0);
+    EXPECT_TRUE(st.device_only);
+    EXPECT_GT(st.seconds_device_first, 0);
+    EXPECT_FALSE(st.calibrated);
+    EXPECT_EQ(st.seconds_calibration, 0);
     EXPECT_EQ(st.k, 0);
-    EXPECT_GT(st.model_device_only, 0);
     EXPECT_EQ(handle.k(), 0);  // nothing measured of the host to keep
-    ruled_out += st.host_not_measured;
-    const auto sh = check_host_inputs(c, o);
-    EXPECT_TRUE(sh.calibrated);
-    EXPECT_EQ(sh.host_not_measured, !apart);
-    EXPECT_EQ(sh.seconds_calibration_host > 0, apart);
+    // Copies free: the first product is dropped, both sides calibrated.
+    const auto free = check(c, c.A, c.B, calibrating(), nullptr);
+    EXPECT_FALSE(free.device_first);
+    EXPECT_GT(free.seconds_device_first, 0);
+    EXPECT_TRUE(free.calibrated || free.gpu_share == 1);  // < 2 rows: no calibration
+    const auto sh = check_host_inputs(c, slow);
+    EXPECT_EQ(sh.device_first, !apart);
+    EXPECT_EQ(sh.seconds_device_first > 0, !apart);
+    EXPECT_EQ(sh.calibrated, apart && sh.seconds_calibration_host > 0);
   }
-  EXPECT_GT(ruled_out, 0);
 }
 
 TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {

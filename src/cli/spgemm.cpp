@@ -97,7 +97,7 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"device_only", h.device_only},
                      {"host_only", h.host_only},
                      {"device_in_place", h.device_in_place},
-                     {"host_not_measured", h.host_not_measured},
+                     {"device_first", h.device_first},
                      {"kept_on_device", h.kept_on_device},
                      {"download_chunks", h.download_chunks},
                      {"counted_first", h.counted_first},

@@ -803,7 +803,7 @@ class Heterogeneous(unittest.TestCase):
         self.assertEqual((h["host_only"], h["device_only"]), (gpu, not gpu))
         # ... on A and B where they are, no copy, no ranking.
         self.assertEqual(h["device_in_place"], not gpu)
-        self.assertFalse(h["host_not_measured"])
+        self.assertFalse(h["device_first"])
         text = libra("spgemm", self.A, "--algo", "hetero").stdout
         self.assertIn("(unmeasured)", text)
         # A larger one is calibrated; R is the modelled fastest of the host

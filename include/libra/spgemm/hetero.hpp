@@ -195,18 +195,20 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     return C;
   };
   // The device alone on A and B where they are: one SpGEMM, C left there.
-  const auto device_in_place = [&](SpgemmOptions o) -> Csr<S, O, Off, D> {
+  // `fenced`: the device has finished C when it returns (its time is all of it).
+  const auto device_in_place = [&](SpgemmOptions o, bool fenced = false) -> DevMatrix {
     if constexpr (on_device) {
       o.progress = nullptr;
       Kokkos::Timer t;
       const DevMatrix Cd = libra::spgemm(device, a_dev, b_dev, o);
+      if (fenced) device.fence();
       st.seconds_device = st.seconds_device_compute = t.seconds();
       st.device_only = true;
       st.device_in_place = true;
       st.device_panels = 1;
       st.device_products = work.products;
       st.device_rows = work.rows;
-      return done(impl::rebind_csr<D>(Cd));
+      return Cd;
     } else {
       throw Error("spgemm_hetero: A and B are not in the device's memory");
     }
@@ -234,9 +236,30 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // one SpGEMM under options.spgemm's own budget, C left there; no host copy
   // of A and B, no ranking, no device budget of the split's (on an H200 such
   // products took 1.5-5x the device's own SpGEMM through the ranking).
+  const bool in_place = a_resident && options.device_memory == 0 && work.products > 0;
   if constexpr (on_device) {
-    if (R >= 1 && a_resident && options.device_memory == 0 && work.products > 0) {
-      return device_in_place(options.spgemm);
+    if (R >= 1 && in_place)
+      return done(impl::rebind_csr<D>(device_in_place(options.spgemm)));
+    // Nothing measured, A and B on the device: the device's SpGEMM runs first,
+    // in place. Every other choice (the host alone, or a split, which
+    // assembles C in host memory) then brings all of C up to the device; when
+    // that copy alone, at the handle's copy rate, would take longer than the
+    // device's whole product took, the device's C is the answer and the host
+    // is not measured. Else it is dropped and both sides are calibrated.
+    if (R < 0 && in_place) {
+      const DevMatrix Cd = device_in_place(options.spgemm, true);
+      const double copy_up = static_cast<double>(Cd.col_idx.extent(0)) *
+                             static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy;
+      st.seconds_device_first = st.seconds_device;
+      if (copy_up >= st.seconds_device_first) {
+        st.device_first = true;
+        R = 1;
+        return done(impl::rebind_csr<D>(Cd));
+      }
+      st.device_only = st.device_in_place = false;
+      st.seconds_device = st.seconds_device_compute = 0;
+      st.device_panels = 0;
+      st.device_products = st.device_rows = 0;
     }
   }
 
@@ -390,55 +413,32 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
                               static_cast<double>(all - one));
       };
       const auto dev_fit = fit(t_dev, dev_rows.products(0, dev_one), dev_rows.total);
-      // C's bytes per product from the device's rows of C, when they were
-      // kept (streamed away otherwise).
-      std::uint64_t dev_entries = 0;
-      for (const auto& k : dev_cal.kept()) dev_entries += k.C.col_idx.extent(0);
-      const double products = static_cast<double>(work.products);
-      // A and B on the device: C's copy up to it alone may rule the host out.
-      const bool host_ruled_out =
-          on_device && !dev_cal.kept().empty() &&
-          impl::copy_exceeds_device(
-              products, dev_fit,
-              static_cast<double>(dev_entries * (sizeof(O) + sizeof(S))) /
-                  static_cast<double>(std::max<std::uint64_t>(dev_rows.total, 1)),
-              rates.copy);
-      if (host_ruled_out) {
-        st.seconds_calibration = calibration.seconds();
-        st.calibrated = true;
-        st.host_not_measured = true;
-        st.model_device_only = dev_fit.fixed + products * dev_fit.per_product;
-        st.model_fixed_device = dev_fit.fixed;
-        R = 1;
-      } else {
-        impl::HostSide<S, O, Off, HostExec> host_cal(host, host_rows, Ah, Bh,
-                                                     host_options);
-        t.reset();
-        host_cal.run(0, host_one);
-        t_host[0] = t.seconds();
-        t.reset();
-        host_cal.run(host_one, host_rows.size());
-        t_host[1] = t.seconds();
-        st.seconds_calibration = calibration.seconds();
-        st.seconds_calibration_host = t_host[0] + t_host[1];
-        const auto host_fit =
-            fit(t_host, host_rows.products(0, host_one), host_rows.total);
-        rates.device = std::max(dev_fit.per_product, 1e-15);
-        rates.host = std::max(host_fit.per_product, 1e-15);
-        rates.fixed_device = dev_fit.fixed;
-        rates.fixed_host = host_fit.fixed;
-        // C's bytes per product, from the calibration's rows of C in reach.
-        std::uint64_t entries = dev_entries, counted = host_rows.total;
-        for (const auto& p : host_cal.pieces) entries += p.col.extent(0);
-        if (!dev_cal.kept().empty()) counted += dev_rows.total;
-        rates.bytes_per_product =
-            static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
-            static_cast<double>(std::max<std::uint64_t>(counted, 1));
-        st.k = rates.host / rates.device;
-        st.calibrated = true;
-        handle.impl_set_rates(rates);
-        R = choose();
-      }
+      impl::HostSide<S, O, Off, HostExec> host_cal(host, host_rows, Ah, Bh, host_options);
+      t.reset();
+      host_cal.run(0, host_one);
+      t_host[0] = t.seconds();
+      t.reset();
+      host_cal.run(host_one, host_rows.size());
+      t_host[1] = t.seconds();
+      st.seconds_calibration = calibration.seconds();
+      st.seconds_calibration_host = t_host[0] + t_host[1];
+      const auto host_fit = fit(t_host, host_rows.products(0, host_one), host_rows.total);
+      rates.device = std::max(dev_fit.per_product, 1e-15);
+      rates.host = std::max(host_fit.per_product, 1e-15);
+      rates.fixed_device = dev_fit.fixed;
+      rates.fixed_host = host_fit.fixed;
+      // C's bytes per product, from the calibration's rows of C in reach (the
+      // device's are streamed away when they are not kept).
+      std::uint64_t entries = 0, counted = host_rows.total;
+      for (const auto& p : host_cal.pieces) entries += p.col.extent(0);
+      if (!dev_cal.kept().empty()) counted += dev_rows.total;
+      for (const auto& k : dev_cal.kept()) entries += k.C.col_idx.extent(0);
+      rates.bytes_per_product = static_cast<double>(entries * (sizeof(O) + sizeof(S))) /
+                                static_cast<double>(std::max<std::uint64_t>(counted, 1));
+      st.k = rates.host / rates.device;
+      st.calibrated = true;
+      handle.impl_set_rates(rates);
+      R = choose();
     } else {
       R = 1;  // too few rows to split: the device takes them
     }
@@ -456,7 +456,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   if (R <= 0) return host_alone();
   if (R >= 1 && keep && order.size() > 0) {
     if constexpr (on_device) {
-      return device_in_place(device_options);
+      return done(impl::rebind_csr<D>(device_in_place(device_options)));
     } else {
       Kokkos::Timer t;
       Kokkos::Timer up;

@@ -101,11 +101,13 @@ struct HeteroStats {
   // ... the device alone on A and B in its memory, where they were given: C
   // left there, nothing copied (device_memory 0 when chosen before any ranking).
   bool device_in_place = false;
-  // A and B on the device, and the device's calibration alone chose it: C's
-  // copy up to the device, which the host alone and a split both pay, would
-  // take longer than the device's whole product, so the host was not measured
-  // (calibrated, k 0, nothing kept in the handle).
-  bool host_not_measured = false;
+  // A and B on the device and nothing measured: the device's SpGEMM ran first,
+  // in place, for seconds_device_first; C's copy up to the device, which the
+  // host alone and a split both pay, would have taken longer, so its C was
+  // kept and the host was not measured (not calibrated, nothing kept in the
+  // handle). When it was not kept, seconds_device_first is what it cost.
+  bool device_first = false;
+  double seconds_device_first = 0;
   // The device's panels of C stayed on the device until C's host arrays
   // existed, and came down into them in download_chunks chunks.
   bool kept_on_device = false;

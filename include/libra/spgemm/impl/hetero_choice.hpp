@@ -54,17 +54,6 @@ inline SideFit fit_side(double t_one, double p_one, double t_rest, double p_rest
   return f;
 }
 
-// With A and B on the device, the host alone and a split both bring C's
-// rows the host computed up to the device, the split its device's rows down
-// and up as well: each copies C's bytes at least once. When that copy alone
-// takes longer than the device's whole product (t = F + P d, from its
-// calibration), neither can win and the host need not be measured.
-inline bool copy_exceeds_device(double products, const SideFit& device,
-                                double bytes_per_product, double copy) {
-  return products * bytes_per_product * copy >=
-         device.fixed + products * device.per_product;
-}
-
 struct HeteroChoice {
   double gpu_share = 0;  // 0: the host alone, 1: the device alone, else a split
   double seconds_host_only = 0, seconds_device_only = 0, seconds_split = 0;
