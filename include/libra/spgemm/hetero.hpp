@@ -171,6 +171,63 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   const bool a_resident = on_device && !options.tuning.stage_a;
 
+  SpgemmOptions host_options = options.spgemm;
+  host_options.progress = nullptr;
+  // R: given; else chosen from the rates kept in the handle, or measured now
+  // on a sample of the ranking's rows for each side (impl/hetero_choice.hpp).
+  double R = options.gpu_share;
+  impl::HeteroRates rates = handle.impl_rates();
+  // The stats of C, handed back with it.
+  const auto done = [&](Csr<S, O, Off, D> C) {
+    st.gpu_share = R;
+    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
+    st.seconds_total = total.seconds();
+    if (stats) *stats = st;
+    return C;
+  };
+
+  // A and B on the device, and R = 1 given or nothing measured: the device's
+  // SpGEMM multiplies them in place first, under options.spgemm's own budget
+  // (no host copy, no ranking, no device budget of the split's; on an H200
+  // such products took 1.5-5x the device's own SpGEMM through them), and its
+  // count of the products decides what follows:
+  //   - R given, or fewer than Tuning::split_min_products products (the side
+  //     whose memory holds A and B takes a small product): its C is the answer;
+  //   - else its C is the answer when C's copy up to the device, which the
+  //     host alone and a split (assembling C in host memory) both pay, would
+  //     take longer, at the handle's copy rate, than this product took: the
+  //     host is not measured (device_first). Else it is dropped, and both
+  //     sides are calibrated as below.
+  if constexpr (on_device) {
+    if (a_resident && options.device_memory == 0 &&
+        (R >= 1 || (R < 0 && !rates.measured()))) {
+      SpgemmOptions o = options.spgemm;
+      o.progress = nullptr;
+      SpgemmStats sst;
+      Kokkos::Timer t;
+      const DevMatrix Cd = libra::spgemm(device, a_dev, b_dev, o, &sst);
+      st.products = sst.products;
+      const bool small = sst.products < options.tuning.split_min_products;
+      bool keep = R >= 1 || small;
+      if (!keep) {
+        device.fence();
+        st.seconds_device_first = t.seconds();
+        const double copy_up = static_cast<double>(Cd.col_idx.extent(0)) *
+                               static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy;
+        keep = st.device_first = copy_up >= st.seconds_device_first;
+      }
+      if (keep) {
+        R = 1;
+        st.seconds_device = st.seconds_device_compute = t.seconds();
+        st.device_only = st.device_in_place = true;
+        st.device_panels = sst.products > 0 ? 1 : 0;
+        st.device_products = sst.products;
+        st.device_rows = sst.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0;
+        return done(impl::rebind_csr<D>(Cd));
+      }
+    }
+  }
+
   // The products, counted where A and B are (no copy before the choice).
   const impl::ProductTotals work = [&] {
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, InMem>::accessible) {
@@ -181,40 +238,21 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     }
   }();
   st.products = work.products;
-  SpgemmOptions host_options = options.spgemm;
-  host_options.progress = nullptr;
-  // R: given; else chosen from the rates kept in the handle, or measured now
-  // on a sample of the ranking's rows for each side (impl/hetero_choice.hpp).
-  double R = options.gpu_share;
-  // The stats of C, handed back with it.
-  const auto done = [&](Csr<S, O, Off, D> C) {
-    st.gpu_share = R;
-    st.nnz_c = static_cast<std::uint64_t>(C.nnz());
-    st.seconds_total = total.seconds();
-    if (stats) *stats = st;
-    return C;
-  };
-  // The device alone on A and B where they are: one SpGEMM, C left there.
-  // `fenced`: the device has finished C when it returns (its time is all of it).
-  const auto device_in_place = [&](SpgemmOptions o, bool fenced = false) -> DevMatrix {
+  // The device alone on A and B where they are, after the ranking.
+  const auto device_in_place = [&](const SpgemmOptions& o) -> Csr<S, O, Off, D> {
     if constexpr (on_device) {
-      o.progress = nullptr;
       Kokkos::Timer t;
       const DevMatrix Cd = libra::spgemm(device, a_dev, b_dev, o);
-      if (fenced) device.fence();
       st.seconds_device = st.seconds_device_compute = t.seconds();
-      st.device_only = true;
-      st.device_in_place = true;
+      st.device_only = st.device_in_place = true;
       st.device_panels = 1;
       st.device_products = work.products;
       st.device_rows = work.rows;
-      return Cd;
+      return done(impl::rebind_csr<D>(Cd));
     } else {
       throw Error("spgemm_hetero: A and B are not in the device's memory");
     }
   };
-
-  impl::HeteroRates rates = handle.impl_rates();
   const auto choose = [&] {
     const impl::HeteroChoice c = impl::choose_share(
         rates, static_cast<double>(work.products), on_device, options.tuning.split_gain);
@@ -232,36 +270,6 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // Small and nothing measured: the side whose memory holds A and B (its copies
   // would cost more than the product; Tuning::split_min_products).
   if (R < 0 && work.products < options.tuning.split_min_products) R = on_device ? 1 : 0;
-  // The device alone on A and B where they are, chosen before any ranking:
-  // one SpGEMM under options.spgemm's own budget, C left there; no host copy
-  // of A and B, no ranking, no device budget of the split's (on an H200 such
-  // products took 1.5-5x the device's own SpGEMM through the ranking).
-  const bool in_place = a_resident && options.device_memory == 0 && work.products > 0;
-  if constexpr (on_device) {
-    if (R >= 1 && in_place)
-      return done(impl::rebind_csr<D>(device_in_place(options.spgemm)));
-    // Nothing measured, A and B on the device: the device's SpGEMM runs first,
-    // in place. Every other choice (the host alone, or a split, which
-    // assembles C in host memory) then brings all of C up to the device; when
-    // that copy alone, at the handle's copy rate, would take longer than the
-    // device's whole product took, the device's C is the answer and the host
-    // is not measured. Else it is dropped and both sides are calibrated.
-    if (R < 0 && in_place) {
-      const DevMatrix Cd = device_in_place(options.spgemm, true);
-      const double copy_up = static_cast<double>(Cd.col_idx.extent(0)) *
-                             static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy;
-      st.seconds_device_first = st.seconds_device;
-      if (copy_up >= st.seconds_device_first) {
-        st.device_first = true;
-        R = 1;
-        return done(impl::rebind_csr<D>(Cd));
-      }
-      st.device_only = st.device_in_place = false;
-      st.seconds_device = st.seconds_device_compute = 0;
-      st.device_panels = 0;
-      st.device_products = st.device_rows = 0;
-    }
-  }
 
   // Host copies for the host side and the ranking; B shares A's when it is A
   // (C = A * A).
@@ -456,7 +464,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   if (R <= 0) return host_alone();
   if (R >= 1 && keep && order.size() > 0) {
     if constexpr (on_device) {
-      return done(impl::rebind_csr<D>(device_in_place(device_options)));
+      return device_in_place(device_options);
     } else {
       Kokkos::Timer t;
       Kokkos::Timer up;

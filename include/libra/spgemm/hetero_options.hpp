@@ -124,7 +124,7 @@ struct HeteroStats {
   std::uint64_t nnz_c = 0;
   std::uint64_t device_products = 0;  // of C's rows (not the calibration's)
   std::uint64_t host_products = 0;
-  std::size_t device_rows = 0;
+  std::size_t device_rows = 0;  // rows of A the device multiplied (in place: all)
   std::size_t host_rows = 0;
   int device_panels = 0;
   // device_memory cut the device's rows into several panels (A streamed, C
