@@ -403,7 +403,15 @@ TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
     EXPECT_TRUE(sh.device_only);
     EXPECT_EQ(sh.device_in_place, !apart);
     EXPECT_EQ(sh.kept_on_device, apart);  // C came down from the device
-    EXPECT_EQ(sh.bytes_to_device > 0, apart);
+    const HostMatrix Ah = on_host(c.A);
+    const HostMatrix Bh = on_host(c.B);
+    EXPECT_EQ(sh.bytes_to_device,
+              apart ? libra::impl::csr_bytes(Ah) + libra::impl::csr_bytes(Bh) : 0u);
+    // C = A * A from one host matrix: it goes up once.
+    if (c.A.num_rows == c.A.num_cols) {
+      const auto sq = check(c, Ah, Ah, o, nullptr);
+      EXPECT_EQ(sq.bytes_to_device, apart ? libra::impl::csr_bytes(Ah) : 0u);
+    }
   }
 }
 

@@ -467,13 +467,17 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       return device_in_place(device_options);
     } else {
       Kokkos::Timer t;
+      // B goes up once (the calibration's copy, if it made one), and A is B's
+      // copy when it is B (C = A * A).
       Kokkos::Timer up;
-      const DevMatrix a_d = impl::matrix_in<DevD>(Ah);
-      const DevMatrix b_d = impl::matrix_in<DevD>(Bh);
+      dev_side.load_b();
+      const DevMatrix b_d = dev_side.b();
+      const bool a_is_b = impl::same_arrays(Ah, Bh);
+      const DevMatrix a_d = a_is_b ? b_d : impl::matrix_in<DevD>(Ah);
       Kokkos::fence();
       st.seconds_transfer += up.seconds();
       st.seconds_transfer_exposed += up.seconds();
-      st.bytes_to_device = impl::csr_bytes(Ah) + impl::csr_bytes(Bh);
+      st.bytes_to_device = dev_side.bytes_up + (a_is_b ? 0 : impl::csr_bytes(Ah));
       Kokkos::Timer compute;
       const DevMatrix Cd = libra::spgemm(device, a_d, b_d, device_options);
       st.seconds_device_compute = compute.seconds();
