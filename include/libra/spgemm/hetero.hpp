@@ -185,6 +185,15 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     if (stats) *stats = st;
     return C;
   };
+  // The stats of the device alone on A and B in place.
+  const auto in_place_stats = [&](std::uint64_t products, std::size_t rows,
+                                  double seconds) {
+    st.seconds_device = st.seconds_device_compute = seconds;
+    st.device_only = st.device_in_place = true;
+    st.device_panels = products > 0 ? 1 : 0;
+    st.device_products = products;
+    st.device_rows = rows;
+  };
 
   // A and B on the device, and R = 1 given or nothing measured: the device's
   // SpGEMM multiplies them in place first, under options.spgemm's own budget
@@ -218,11 +227,9 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
       }
       if (keep) {
         R = 1;
-        st.seconds_device = st.seconds_device_compute = t.seconds();
-        st.device_only = st.device_in_place = true;
-        st.device_panels = sst.products > 0 ? 1 : 0;
-        st.device_products = sst.products;
-        st.device_rows = sst.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0;
+        in_place_stats(sst.products,
+                       sst.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0,
+                       t.seconds());
         return done(impl::rebind_csr<D>(Cd));
       }
     }
@@ -243,11 +250,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     if constexpr (on_device) {
       Kokkos::Timer t;
       const DevMatrix Cd = libra::spgemm(device, a_dev, b_dev, o);
-      st.seconds_device = st.seconds_device_compute = t.seconds();
-      st.device_only = st.device_in_place = true;
-      st.device_panels = 1;
-      st.device_products = work.products;
-      st.device_rows = work.rows;
+      in_place_stats(work.products, work.rows, t.seconds());
       return done(impl::rebind_csr<D>(Cd));
     } else {
       throw Error("spgemm_hetero: A and B are not in the device's memory");
