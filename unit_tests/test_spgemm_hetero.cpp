@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -588,6 +589,12 @@ TEST(SpgemmHetero, BadArgumentsAreRefused) {
   const auto& c = all.back();
   EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, with_share(1.5)),
                libra::ArgumentError);
+  for (const double rate : {0.0, -1.0, std::nan("")}) {
+    auto bad = with_share(-1);
+    bad.tuning.copy_bytes_per_second = rate;
+    EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, bad),
+                 libra::ArgumentError);
+  }
   auto o = with_share(1);
   o.device_memory = 64;  // B does not fit half of it
   EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, o),

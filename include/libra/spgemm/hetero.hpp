@@ -160,6 +160,10 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   if (!(options.calibration_share > 0 && options.calibration_share < 0.5)) {
     throw ArgumentError("spgemm_hetero: calibration_share must be in (0, 0.5)");
   }
+  if (!(options.tuning.copy_bytes_per_second > 0) ||
+      std::isinf(options.tuning.copy_bytes_per_second)) {
+    throw ArgumentError("spgemm_hetero: tuning.copy_bytes_per_second must be positive");
+  }
   Kokkos::Timer total;
   HeteroStats st;
 
