@@ -341,12 +341,15 @@ TEST(SpgemmHetero, CalibratedSplitOrSingleSide) {
       EXPECT_EQ(split.device_products, order.cum(at));
       EXPECT_EQ(split.host_products, order.total - order.cum(at));
       EXPECT_TRUE(split.kept_on_device);
+      EXPECT_GT(split.seconds_ranking, 0);  // a split needs the ranking
     }
     const auto single = check(c, c.A, c.B, calibrating(0), nullptr);
     if (single.calibrated) {
       expect_modelled_choice(c, single, 0);
       EXPECT_TRUE(single.device_only || single.host_only);
       EXPECT_EQ(single.device_only, single.gpu_share == 1);
+      // In core, a side alone takes A in its own order: nothing was ranked.
+      EXPECT_EQ(single.seconds_ranking, 0);
     }
   }
   // Most matrices split: a split that gives a side nothing is the exception.
@@ -384,11 +387,11 @@ TEST(SpgemmHetero, SmallProductsRunUncalibratedWhereTheInputsAre) {
   }
 }
 
-// R = 1 with a device budget given: the rows are ranked and budgeted first,
-// and then, every row fitting, the device still multiplies A and B in place
-// when they are in its memory (C stays there); host inputs come up and C
-// comes down.
-TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
+// R = 1 with a device budget given: the rows are budgeted first (not ranked:
+// the device takes them all), and then, every row fitting, the device still
+// multiplies A and B in place when they are in its memory (C stays there);
+// host inputs come up and C comes down.
+TEST(SpgemmHetero, DeviceAloneUnderABudgetRunsInPlace) {
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
@@ -398,12 +401,14 @@ TEST(SpgemmHetero, DeviceAloneAfterTheRankingRunsInPlace) {
     if (st.products == 0) continue;
     EXPECT_TRUE(st.device_only);
     EXPECT_TRUE(st.device_in_place);
-    EXPECT_EQ(st.device_memory, o.device_memory);  // ranked and budgeted
+    EXPECT_EQ(st.device_memory, o.device_memory);  // budgeted
+    EXPECT_EQ(st.seconds_ranking, 0);              // not ranked
     EXPECT_EQ(st.bytes_to_device, 0u);
     const auto sh = check_host_inputs(c, o);
     EXPECT_TRUE(sh.device_only);
     EXPECT_EQ(sh.device_in_place, !apart);
     EXPECT_EQ(sh.kept_on_device, apart);  // C came down from the device
+    EXPECT_EQ(sh.seconds_ranking, 0);
     const HostMatrix Ah = on_host(c.A);
     const HostMatrix Bh = on_host(c.B);
     EXPECT_EQ(sh.bytes_to_device,
@@ -503,6 +508,7 @@ TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
       EXPECT_EQ(counted.counted_beside,
                 counted.products > 0 && !libra::impl::needs_initial_thread<Exec>);
       if (counted.products > 0) {
+        EXPECT_GT(counted.seconds_ranking, 0);  // panels of the ranking
         EXPECT_TRUE(counted.out_of_core);
         EXPECT_GT(counted.device_panels, 1);
         EXPECT_GE(counted.download_chunks, (counted.nnz_c + 6) / 7);

@@ -147,7 +147,8 @@ struct HeteroStats {
   double seconds_device_compute = 0;
   double seconds_copy_out = 0;
   // A and B copied from the device's memory to the host's (B not when it is
-  // A), and the rows of A ranked by affinity, before any calibration or split.
+  // A), before any calibration; and the rows of A ranked by affinity, for a
+  // split or out-of-core panels only (0: not ranked).
   double seconds_host_copies = 0, seconds_ranking = 0;
   double seconds_calibration = 0;  // both sides' calibration panels
   // Of which each side's two calls (B's upload is the device's rest).

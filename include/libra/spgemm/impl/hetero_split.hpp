@@ -271,6 +271,27 @@ std::uint64_t rows_cost(const HeteroOrder& order, const Csr& A, std::size_t begi
   return bytes;
 }
 
+// What every row of A with products costs the device at once (rows_cost over
+// the whole ranking, without ranking; A and B host-accessible, Exec a host
+// space): whether the product is in core is known before any ranking.
+template <class Exec, class Cost, class Csr>
+std::uint64_t all_rows_cost(const Exec& exec, const Csr& A, const Csr& B,
+                            const Cost& cost) {
+  const auto a_rm = A.row_map;
+  const auto a_col = A.col_idx;
+  const auto b_rm = B.row_map;
+  std::uint64_t bytes = 0;
+  Kokkos::parallel_reduce(
+      "libra::spgemm::hetero::rows_cost",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, A.num_rows),
+      [=](const std::int64_t i, std::uint64_t& sum) {
+        const std::uint64_t p = row_product_count(a_rm, a_col, b_rm, i);
+        if (p > 0) sum += cost(static_cast<std::uint64_t>(a_rm(i + 1) - a_rm(i)), p);
+      },
+      bytes);
+  return bytes;
+}
+
 // Positions [begin, end) of the order cut into consecutive panels, each costing
 // at most `cap` bytes and holding at most `products_per_panel` products (at
 // least one row each). Throws ArgumentError when one row alone exceeds `cap`.
