@@ -77,9 +77,8 @@ struct HeteroOptions {
     // 2^24 products.
     std::uint64_t split_min_products = std::uint64_t(1) << 24;
     // Bytes a second the model copies C at (impl/hetero_choice.hpp) until a
-    // call of the handle has measured it: what the H100 machine's host copied
-    // C out of pinned staging at.
-    double copy_bytes_per_second = 12e9;
+    // call of the handle has measured it.
+    double copy_bytes_per_second = impl::default_copy_bytes_per_second;
   } tuning;
 };
 

@@ -27,13 +27,17 @@
 
 namespace libra::impl {
 
+// The bytes a second C is copied into place at before any call measured it:
+// what the H100 machine's host copied C out of pinned staging at
+// (HeteroOptions::Tuning::copy_bytes_per_second's default).
+inline constexpr double default_copy_bytes_per_second = 12e9;
+
 struct HeteroRates {
   double device = 0;             // seconds per product on the device
   double host = 0;               // on the host
   double bytes_per_product = 0;  // of C (column and value per entry)
-  // Seconds per byte of C copied into place; before any call measured it, 12 GB/s
-  // (what the H100 machine's host copied C out of pinned staging at).
-  double copy = 1.0 / 12e9;
+  // Seconds per byte of C copied into place (the default until a call measures it).
+  double copy = 1.0 / default_copy_bytes_per_second;
   double fixed_device = 0, fixed_host = 0;  // seconds a call costs besides
   bool measured() const { return device > 0 && host > 0; }
 };
