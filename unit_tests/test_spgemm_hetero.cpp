@@ -463,14 +463,15 @@ TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {
   EXPECT_TRUE(st.calibrated);
 }
 
-// Device memory for a product whose panels may cost a quarter of the device's
-// rows (their cost as hetero_split.hpp counts it), or the costliest row.
-std::size_t small_budget(const Case& c) {
+// What every row of A with products costs the device (hetero_split.hpp's
+// DeviceRowCost), counted from the reference matrices; the costliest row in
+// `widest`.
+std::uint64_t ref_rows_cost(const Case& c, std::uint64_t* widest = nullptr) {
   const auto a = libra::test::to_ref(c.A);
   const auto b = libra::test::to_ref(c.B);
   const libra::impl::DeviceRowCost<double, int, int> cost{
       static_cast<std::uint64_t>(b.cols)};
-  std::uint64_t total = 0, widest = 0;
+  std::uint64_t total = 0, most = 0;
   for (std::int64_t i = 0; i < a.rows; ++i) {
     std::uint64_t products = 0;
     for (auto q = a.ptr[i]; q < a.ptr[i + 1]; ++q)
@@ -478,8 +479,34 @@ std::size_t small_budget(const Case& c) {
     if (products == 0) continue;
     const std::uint64_t row = cost(a.ptr[i + 1] - a.ptr[i], products);
     total += row;
-    widest = std::max(widest, row);
+    most = std::max(most, row);
   }
+  if (widest) *widest = most;
+  return total;
+}
+
+// Whether the product is in core is known without the ranking: the rows' cost
+// in one pass equals the ranking's, and the reference count.
+TEST(SpgemmHetero, AllRowsCostNeedsNoRanking) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const HostMatrix Ah = on_host(c.A);
+    const HostMatrix Bh = on_host(c.B);
+    const libra::impl::DeviceRowCost<double, int, int> cost{
+        static_cast<std::uint64_t>(Bh.num_cols)};
+    const auto order = libra::impl::affinity_order(HostExec(), Ah, Bh);
+    const std::uint64_t all = libra::impl::all_rows_cost(HostExec(), Ah, Bh, cost);
+    EXPECT_EQ(all, libra::impl::rows_cost(order, Ah, 0, order.size(), cost));
+    EXPECT_EQ(all, ref_rows_cost(c));
+  }
+}
+
+// Device memory for a product whose panels may cost a quarter of the device's
+// rows (their cost as hetero_split.hpp counts it), or the costliest row.
+std::size_t small_budget(const Case& c) {
+  const auto b = libra::test::to_ref(c.B);
+  std::uint64_t widest = 0;
+  const std::uint64_t total = ref_rows_cost(c, &widest);
   const std::uint64_t b_bytes =
       (b.rows + 1) * sizeof(int) + b.nnz() * (sizeof(double) + sizeof(int));
   const std::uint64_t panel = std::max(widest, total / 4);
