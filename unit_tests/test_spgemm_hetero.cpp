@@ -193,6 +193,7 @@ libra::HeteroOptions calibrating(double split_gain = 0.9) {
   // Copies of C free: C's copy up never rules the host out before it is
   // measured (HostIsNotMeasuredWhenCopyingCUpCostsMore forces that path).
   o.tuning.copy_bytes_per_second = 1e30;
+  o.tuning.copy_up_bytes_per_second = 1e30;
   return o;
 }
 
@@ -279,6 +280,16 @@ TEST(SpgemmHetero, FixedCostsAreFittedAndModelled) {
   // Without fixed costs the device would have been chosen there.
   r.fixed_device = r.fixed_host = 0;
   EXPECT_EQ(libra::impl::choose_share(r, 1e5, false, 0.5).gpu_share, 1);
+  // A and B on the device: C stays there for the device alone; the host alone
+  // and a split pay its copy up (u), a split its copy into place (c) as well.
+  r.fixed_device = 3e-3;
+  r.fixed_host = 1e-3;
+  r.copy_up = 3e-10;
+  c = libra::impl::choose_share(r, 1e6, true, 0.5);
+  EXPECT_NEAR(c.seconds_host_only, 5.6e-3, 1e-12);  // 1 + 4 + 0.6
+  EXPECT_NEAR(c.seconds_device_only, 4e-3, 1e-12);  // 3 + 1
+  EXPECT_NEAR(c.seconds_split, 4.6e-3, 1e-12);      // 3 + 0.8 + 0.2 + 0.6
+  EXPECT_EQ(c.gpu_share, 1);
 }
 
 TEST(SpgemmHetero, CalibratedShareIsMeasuredAndKeptInTheHandle) {
@@ -422,14 +433,14 @@ TEST(SpgemmHetero, DeviceAloneUnderABudgetRunsInPlace) {
 }
 
 // A and B on the device, nothing measured: the device's SpGEMM runs first. With
-// copies of C at a byte a second, bringing C up from the host would take longer
+// copies of C up at a byte a second, bringing C up from the host would take longer
 // than that product took, so its C is the answer and the host is not measured;
 // with copies free it is dropped and both sides are calibrated. Host inputs in
 // a GPU build calibrate both sides without a first device product.
 TEST(SpgemmHetero, DeviceFirstIsKeptWhenCopyingCUpCostsMore) {
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   libra::HeteroOptions slow = calibrating();
-  slow.tuning.copy_bytes_per_second = 1;
+  slow.tuning.copy_up_bytes_per_second = 1;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
     libra::HeteroHandle handle(slow);
@@ -626,6 +637,10 @@ TEST(SpgemmHetero, BadArgumentsAreRefused) {
     auto bad = with_share(-1);
     bad.tuning.copy_bytes_per_second = rate;
     EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, bad),
+                 libra::ArgumentError);
+    auto bad_up = with_share(-1);
+    bad_up.tuning.copy_up_bytes_per_second = rate;
+    EXPECT_THROW(libra::spgemm_hetero(Exec(), HostExec(), c.A, c.B, bad_up),
                  libra::ArgumentError);
   }
   auto o = with_share(1);

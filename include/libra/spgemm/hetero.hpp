@@ -160,9 +160,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   if (!(options.calibration_share > 0 && options.calibration_share < 0.5)) {
     throw ArgumentError("spgemm_hetero: calibration_share must be in (0, 0.5)");
   }
-  if (!(options.tuning.copy_bytes_per_second > 0) ||
-      std::isinf(options.tuning.copy_bytes_per_second)) {
-    throw ArgumentError("spgemm_hetero: tuning.copy_bytes_per_second must be positive");
+  for (const double rate :
+       {options.tuning.copy_bytes_per_second, options.tuning.copy_up_bytes_per_second}) {
+    if (!(rate > 0) || std::isinf(rate)) {
+      throw ArgumentError(
+          "spgemm_hetero: tuning.copy_bytes_per_second and copy_up_bytes_per_second "
+          "must be positive and finite");
+    }
   }
   Kokkos::Timer total;
   HeteroStats st;
@@ -208,7 +212,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   //     whose memory holds A and B takes a small product): its C is the answer;
   //   - else its C is the answer when C's copy up to the device, which the
   //     host alone and a split (assembling C in host memory) both pay, would
-  //     take longer, at the handle's copy rate, than this product took: the
+  //     take longer, at the handle's copy-up rate, than this product took: the
   //     host is not measured (device_first). Else it is dropped, and both
   //     sides are calibrated as below.
   if constexpr (on_device) {
@@ -226,7 +230,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         device.fence();
         st.seconds_device_first = t.seconds();
         const double copy_up = static_cast<double>(Cd.col_idx.extent(0)) *
-                               static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy;
+                               static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy_up;
         keep = st.device_first = copy_up >= st.seconds_device_first;
       }
       if (keep) {

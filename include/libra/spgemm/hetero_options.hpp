@@ -79,6 +79,9 @@ struct HeteroOptions {
     // Bytes a second the model copies C at (impl/hetero_choice.hpp) until a
     // call of the handle has measured it.
     double copy_bytes_per_second = impl::default_copy_bytes_per_second;
+    // Bytes a second the model copies C up to the device at (a host-made C
+    // when A and B are on the device; the device-first rule of hetero.hpp).
+    double copy_up_bytes_per_second = impl::default_copy_up_bytes_per_second;
   } tuning;
 };
 
@@ -170,6 +173,7 @@ class HeteroHandle {
  public:
   explicit HeteroHandle(const HeteroOptions& options = {}) : options_(options) {
     rates_.copy = 1.0 / options.tuning.copy_bytes_per_second;
+    rates_.copy_up = 1.0 / options.tuning.copy_up_bytes_per_second;
   }
   const HeteroOptions& options() const noexcept { return options_; }
   // K of the last calibration (0 before any).
