@@ -17,7 +17,8 @@
 #include <vector>
 
 static double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 static char* fresh(size_t n) {
@@ -30,13 +31,13 @@ static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      std::printf("%s: %s\n", #x, cudaGetErrorString(e));             \
-      std::exit(1);                                                    \
-    }                                                                  \
+#define CK(x)                                             \
+  do {                                                    \
+    cudaError_t e = (x);                                  \
+    if (e != cudaSuccess) {                               \
+      std::printf("%s: %s\n", #x, cudaGetErrorString(e)); \
+      std::exit(1);                                       \
+    }                                                     \
   } while (0)
 
 int main() {
@@ -65,7 +66,8 @@ int main() {
         for (size_t j = 0; j <= chunks; ++j) {
           if (j < chunks) {
             const size_t len = std::min(chunk, n - j * chunk);
-            CK(cudaMemcpyAsync(slot[j % 2], d + j * chunk, len, cudaMemcpyDeviceToHost, s));
+            CK(cudaMemcpyAsync(slot[j % 2], d + j * chunk, len, cudaMemcpyDeviceToHost,
+                               s));
             CK(cudaEventRecord(ev[j % 2], s));
           }
           if (j > 0) {
