@@ -2,7 +2,8 @@
 # A/B of SpMV variants of one build on a GPU: bench_spmv under different
 # LIBRA_BENCH_SPMV_* knobs (perf_tests/bench_spmv.cpp lists them), cuSPARSE and
 # the copy in the same processes. Each variant is NAME=[VAR=VALUE[,VAR=VALUE...]]
-# (empty: Libra's defaults). Rounds alternate the variants, the order reversed
+# (empty: Libra's defaults); BENCH=PATH among them runs another build's
+# bench_spmv (an A/B across commits). Rounds alternate the variants, the order reversed
 # every round (the second process of a pair was seen to run 2-3% slower).
 #   scripts/gpu/run-on-gpu.sh run perf_tests/report/spmv_ab.sh OUT ROUNDS MATRICES \
 #     FILTER VARIANT...
@@ -28,7 +29,14 @@ for ((r = 1; r <= rounds; ++r)); do
     name=${spec%%=*}
     env=()
     [ -n "${spec#*=}" ] && IFS=, read -r -a env <<<"${spec#*=}"
-    env "${env[@]}" OMP_PROC_BIND=spread OMP_PLACES=threads "$bench" \
+    binary=$bench
+    for ((i = ${#env[@]} - 1; i >= 0; --i)); do
+      if [[ ${env[i]} == BENCH=* ]]; then
+        binary=${env[i]#BENCH=}
+        unset 'env[i]'
+      fi
+    done
+    env "${env[@]}" OMP_PROC_BIND=spread OMP_PLACES=threads "$binary" \
       --benchmark_min_time=0.05 --libra_repetitions=5 --benchmark_out_format=json \
       --libra_matrices="$matrices" --benchmark_filter="^spmv/[^/]+/($filter)/" \
       --benchmark_out="$out/spmv_${name}_$r.json" >/dev/null ||
