@@ -14,11 +14,6 @@
 // the kernel needs no beta pass before it (rows are never cut). Measured on an
 // H100 with lanes forced to 1 (rows of 32 nonzeros the team's), a team
 // reduction a long row in turn took bcsstk13 (42 nonzeros a row) 0.318 ms.
-// Each lane takes four of its row's nonzeros a step, their loads (columns and
-// values, then the four x) issued before any is summed: a long row's passes
-// wait on memory a quarter as often. On small power-law graphs such passes
-// are the kernel's longest chain: Wiki-Vote's 151 rows of 128-511 nonzeros take
-// their group of 16 lanes 8-32 passes, each a column load and then an x load.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -84,25 +79,6 @@ struct SpmvCsrRows {
     spmv_write(a.Y(a.y_base + i), a.row_beta(i), a.alpha, sum);
   }
 
-  // The sum of a row's nonzeros p0 + q, p0 + q + stride, ... (below p0 + n):
-  // one lane's share.
-  KOKKOS_INLINE_FUNCTION S lane_sum(std::int64_t p0, std::int64_t n, std::int64_t q,
-                                    std::int64_t stride) const {
-    S s0 = S(0), s1 = S(0);
-    for (; q + 3 * stride < n; q += 4 * stride) {
-      const std::int64_t p = p0 + q;
-      const auto c0 = a.column(p), c1 = a.column(p + stride);
-      const auto c2 = a.column(p + 2 * stride), c3 = a.column(p + 3 * stride);
-      const S v0 = a.value(p), v1 = a.value(p + stride);
-      const S v2 = a.value(p + 2 * stride), v3 = a.value(p + 3 * stride);
-      const S x0 = a.X(c0), x1 = a.X(c1), x2 = a.X(c2), x3 = a.X(c3);
-      s0 += v0 * x0 + v1 * x1;
-      s1 += v2 * x2 + v3 * x3;
-    }
-    for (; q < n; q += stride) s0 += a.product(p0 + q);
-    return s0 + s1;
-  }
-
   KOKKOS_FUNCTION void operator()(const member& team) const {
     const std::int64_t t = team.league_rank();
     std::int64_t i0, i1;
@@ -141,8 +117,8 @@ struct SpmvCsrRows {
           }
           S sum = S(0);
           Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, n < lanes ? n : std::int64_t(lanes)),
-              [&](const std::int64_t l, S& s) { s += lane_sum(p0, n, l, lanes); }, sum);
+              Kokkos::ThreadVectorRange(team, n),
+              [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
           Kokkos::single(Kokkos::PerThread(team), [&] { write(i, sum); });
         });
     if (team_min <= 0) return;
@@ -166,7 +142,10 @@ struct SpmvCsrRows {
         const std::int64_t first = (g % share) * lanes;
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, lanes),
-            [&](const int l, S& s) { s += lane_sum(p0, n, first + l, stride); }, sum);
+            [&](const int l, S& s) {
+              for (std::int64_t q = first + l; q < n; q += stride) s += a.product(p0 + q);
+            },
+            sum);
       }
       Kokkos::single(Kokkos::PerThread(team), [&] { partial(g) = sum; });
     });
