@@ -169,6 +169,7 @@ void run_case(benchmark::State& state, const MatrixSpec& spec, const Variant& v)
   state.counters["device_only"] = st.device_only;
   state.counters["host_only"] = st.host_only;
   state.counters["device_first"] = st.device_first;
+  state.counters["device_first_reused"] = st.device_first_reused;
   state.counters["kept_on_device"] = st.kept_on_device;
   state.counters["download_chunks"] = static_cast<double>(st.download_chunks);
   state.counters["model_host_only_ms"] = st.model_host_only * 1e3;

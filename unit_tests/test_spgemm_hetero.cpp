@@ -435,12 +435,14 @@ TEST(SpgemmHetero, DeviceAloneUnderABudgetRunsInPlace) {
 // A and B on the device, nothing measured: the device's SpGEMM runs first. With
 // copies of C up at a byte a second, bringing C up from the host would take longer
 // than that product took, so its C is the answer and the host is not measured;
-// with copies free it is dropped and both sides are calibrated. Host inputs in
-// a GPU build calibrate both sides without a first device product.
+// with copies free both sides are calibrated, and that first C is the answer if
+// the device alone is chosen after all, else dropped (a split forced). Host
+// inputs in a GPU build calibrate both sides without a first device product.
 TEST(SpgemmHetero, DeviceFirstIsKeptWhenCopyingCUpCostsMore) {
   constexpr bool apart = !std::is_same<Exec::memory_space, Kokkos::HostSpace>::value;
   libra::HeteroOptions slow = calibrating();
   slow.tuning.copy_up_bytes_per_second = 1;
+  int reused = 0, dropped = 0;
   for (const auto& c : cases()) {
     SCOPED_TRACE(c.name);
     libra::HeteroHandle handle(slow);
@@ -455,16 +457,32 @@ TEST(SpgemmHetero, DeviceFirstIsKeptWhenCopyingCUpCostsMore) {
     EXPECT_EQ(st.seconds_calibration, 0);
     EXPECT_EQ(st.k, 0);
     EXPECT_EQ(handle.k(), 0);  // nothing measured of the host to keep
-    // Copies free: the first product is dropped, both sides calibrated.
-    const auto free = check(c, c.A, c.B, calibrating(), nullptr);
-    EXPECT_FALSE(free.device_first);
-    EXPECT_GT(free.seconds_device_first, 0);
-    EXPECT_TRUE(free.calibrated || free.gpu_share == 1);  // < 2 rows: no calibration
+    // Copies free: both sides calibrated; the first product is the answer
+    // where the device alone is chosen, else dropped (split_gain 0: one side
+    // alone; 1e30: a split wherever both sides have rows).
+    for (const double gain : {0.0, 1e30}) {
+      SCOPED_TRACE("split_gain " + std::to_string(gain));
+      const auto free = check(c, c.A, c.B, calibrating(gain), nullptr);
+      EXPECT_FALSE(free.device_first);
+      EXPECT_GT(free.seconds_device_first, 0);
+      EXPECT_TRUE(free.calibrated || free.gpu_share == 1);  // < 2 rows: no calibration
+      EXPECT_EQ(free.device_first_reused, free.gpu_share == 1);
+      if (free.device_first_reused) {
+        EXPECT_TRUE(free.device_in_place);
+        EXPECT_TRUE(free.device_only);
+        EXPECT_EQ(free.device_products, free.products);
+        EXPECT_EQ(free.seconds_device, free.seconds_device_first);
+      }
+      (free.device_first_reused ? reused : dropped) += 1;
+    }
     const auto sh = check_host_inputs(c, slow);
     EXPECT_EQ(sh.device_first, !apart);
     EXPECT_EQ(sh.seconds_device_first > 0, !apart);
     EXPECT_EQ(sh.calibrated, apart && sh.seconds_calibration_host > 0);
+    EXPECT_FALSE(sh.device_first_reused);
   }
+  EXPECT_GT(reused, 0);   // the device alone chosen after the calibration
+  EXPECT_GT(dropped, 0);  // a split: the first product was not the answer
 }
 
 TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {

@@ -98,6 +98,7 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"host_only", h.host_only},
                      {"device_in_place", h.device_in_place},
                      {"device_first", h.device_first},
+                     {"device_first_reused", h.device_first_reused},
                      {"kept_on_device", h.kept_on_device},
                      {"download_chunks", h.download_chunks},
                      {"counted_first", h.counted_first},
@@ -158,8 +159,10 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                                              : "unmeasured",
                    h.k, static_cast<unsigned long long>(h.device_products),
                    h.device_panels,
-                   h.counted_first    ? " out of core, rows counted first"
-                   : h.out_of_core    ? " out of core"
+                   h.counted_first ? " out of core, rows counted first"
+                   : h.out_of_core ? " out of core"
+                   : h.device_first_reused
+                       ? " (the device alone: its product from before the calibration)"
                    : h.device_only    ? " (the device alone)"
                    : h.kept_on_device ? " kept on the device"
                                       : "",

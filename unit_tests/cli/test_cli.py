@@ -815,6 +815,9 @@ class Heterogeneous(unittest.TestCase):
         self.assertTrue(h["calibrated"])
         self.assertGreater(h["k"], 0)
         R = h["gpu_share"]
+        # In a host-only build A and B are in the device's memory: its product
+        # ran first and, with the device alone chosen, was the answer.
+        self.assertEqual(h["device_first_reused"], not gpu and R == 1)
         if 0 < R < 1:
             self.assertAlmostEqual(R, h["k"] / (h["k"] + 1))
         else:

@@ -213,8 +213,11 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   //   - else its C is the answer when C's copy up to the device, which the
   //     host alone and a split (assembling C in host memory) both pay, would
   //     take longer, at the handle's copy-up rate, than this product took: the
-  //     host is not measured (device_first). Else it is dropped, and both
-  //     sides are calibrated as below.
+  //     host is not measured (device_first). Else both sides are calibrated
+  //     as below, and its C is kept until they have been: it is the answer
+  //     if the device alone is chosen after all (device_first_reused).
+  DevMatrix first_c;
+  bool have_first = false;
   if constexpr (on_device) {
     if (a_resident && options.device_memory == 0 &&
         (R >= 1 || (R < 0 && !rates.measured()))) {
@@ -232,6 +235,10 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         const double copy_up = static_cast<double>(Cd.col_idx.extent(0)) *
                                static_cast<double>(sizeof(O) + sizeof(S)) * rates.copy_up;
         keep = st.device_first = copy_up >= st.seconds_device_first;
+        if (!keep) {
+          first_c = Cd;
+          have_first = true;
+        }
       }
       if (keep) {
         R = 1;
@@ -480,6 +487,21 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     const std::size_t at = order.position_of(R * static_cast<double>(order.total));
     if (at == 0) R = 0;
     if (at >= order.size()) R = 1;
+  }
+  // The device's product made before the calibration is the answer when the
+  // device alone is chosen after all, in core or not; else its memory goes back
+  // before either side runs.
+  if (have_first) {
+    if constexpr (on_device) {  // (only there is a first product made)
+      if (R >= 1) {
+        st.device_first_reused = true;
+        in_place_stats(st.products,
+                       st.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0,
+                       st.seconds_device_first);
+        return done(impl::rebind_csr<D>(first_c));
+      }
+    }
+    first_c = DevMatrix();
   }
   // One side takes everything: one SpGEMM on A and B as they are, C straight
   // into its arrays (no gather, no pieces).

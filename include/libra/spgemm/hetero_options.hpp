@@ -110,6 +110,9 @@ struct HeteroStats {
   // handle). When it was not kept, seconds_device_first is what it cost.
   bool device_first = false;
   double seconds_device_first = 0;
+  // ... not kept then, but the calibration chose the device alone: that first
+  // product was the answer (device_in_place; nothing multiplied twice).
+  bool device_first_reused = false;
   // The device's panels of C stayed on the device until C's host arrays
   // existed, and came down into them in download_chunks chunks.
   bool kept_on_device = false;
