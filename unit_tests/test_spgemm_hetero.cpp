@@ -482,7 +482,7 @@ TEST(SpgemmHetero, DeviceFirstIsKeptWhenCopyingCUpCostsMore) {
     EXPECT_FALSE(sh.device_first_reused);
   }
   EXPECT_GT(reused, 0);   // the device alone chosen after the calibration
-  EXPECT_GT(dropped, 0);  // a split: the first product was not the answer
+  EXPECT_GT(dropped, 0);  // a split or the host alone: it was not the answer
 }
 
 TEST(SpgemmHetero, CalibrationRunsOnGeneratedMatrix) {

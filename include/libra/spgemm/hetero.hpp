@@ -492,7 +492,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // device alone is chosen after all, in core or not; else its memory goes back
   // before either side runs.
   if (have_first) {
-    if constexpr (on_device) {  // (only there is a first product made)
+    if constexpr (on_device) {  // a first product is made only there
       if (R >= 1) {
         st.device_first_reused = true;
         in_place_stats(st.products,
