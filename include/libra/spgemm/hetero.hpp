@@ -491,15 +491,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   // The device's product made before the calibration is the answer when the
   // device alone is chosen after all, in core or not; else its memory goes back
   // before either side runs.
-  if (have_first) {
-    if constexpr (on_device) {  // a first product is made only there
-      if (R >= 1) {
-        st.device_first_reused = true;
-        in_place_stats(st.products,
-                       st.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0,
-                       st.seconds_device_first);
-        return done(impl::rebind_csr<D>(first_c));
-      }
+  if constexpr (on_device) {  // a first product is made only there
+    if (have_first && R >= 1) {
+      st.device_first_reused = true;
+      in_place_stats(st.products,
+                     st.products > 0 ? static_cast<std::size_t>(A.num_rows) : 0,
+                     st.seconds_device_first);
+      return done(impl::rebind_csr<D>(first_c));
     }
     first_c = DevMatrix();
   }
