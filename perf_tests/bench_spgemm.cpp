@@ -32,7 +32,7 @@
 // LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
 // host_flag_span, LIBRA_BENCH_HOST_RANK_COLUMNS host_rank_columns,
 // LIBRA_BENCH_HOST_WORD_PERCENT
-// host_word_ratio (in percent),
+// host_word_ratio (in percent), LIBRA_BENCH_HOST_WORD_ROW_SAVING host_word_row_saving,
 // LIBRA_BENCH_SMALL_HEAVY_SWEEPS small_heavy_sweeps, LIBRA_BENCH_SMALL_TEAM_PRODUCTS
 // small_team_products, LIBRA_BENCH_SMALL_LAST_TEAM_ROWS small_last_team_rows,
 // LIBRA_BENCH_SIDE_BY_SIDE=0
@@ -269,6 +269,9 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_WORD_PERCENT")) {
       options_.tuning.host_word_ratio = *v / 100.0;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_WORD_ROW_SAVING")) {
+      options_.tuning.host_word_row_saving = static_cast<double>(*v);
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_FLAG_SPAN")) {
       options_.tuning.host_flag_span = *v;

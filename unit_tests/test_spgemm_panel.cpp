@@ -1165,6 +1165,42 @@ TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
   EXPECT_EQ(st.paths.host_ranked, 0u);
 }
 
+// A band of half-width h over n rows (2h + 1 consecutive columns a row).
+libra::ref::Matrix band(std::int64_t n, std::int64_t h) {
+  std::vector<libra::ref::Triplet> t;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = std::max<std::int64_t>(0, i - h); j <= std::min(n - 1, i + h);
+         ++j)
+      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 5));
+  }
+  return libra::ref::from_triplets(n, n, t);
+}
+
+// B's rows are packed into column words only where that spares enough
+// products a row of A (Tuning::host_word_row_saving). A band of 3 columns a
+// row packs into about a third of its nonzeros, but its rows have 9 products:
+// unpacked by default, packed with the rule off (the ratio alone). A band of
+// 33 columns (about a run a row, up to 1,089 products a row) packs either way.
+TEST(SpgemmPanelHost, WordsPackedWhereTheySpareEnoughProducts) {
+  if (libra::LaunchTraits<Exec>::is_gpu) GTEST_SKIP() << "host dense accumulators only";
+  for (const std::int64_t h : {1, 16}) {
+    const auto b = band(3000, h);
+    for (const double saving :
+         {libra::SpgemmOptions().tuning.host_word_row_saving, 0.0}) {
+      SCOPED_TRACE("half-width " + std::to_string(h) + ", saving " +
+                   std::to_string(saving));
+      auto o = panel();
+      o.tuning.host_word_row_saving = saving;
+      for (const Calls calls : {Calls::one_shot, Calls::two_phase}) {
+        const auto st = check_product<Types<double, int, int>>(b, b, o, calls);
+        const bool packed = h == 16 || saving == 0;
+        EXPECT_GT(st.paths.host_dense, 0u);
+        EXPECT_EQ(st.paths.host_packed_words, packed ? st.paths.host_dense : 0u);
+      }
+    }
+  }
+}
+
 // B whose rows list their columns out of order (a user's matrix may): the
 // packed words of a row then repeat words, and every path must still be exact.
 // Columns within 64 of each other are swapped, so packing sees runs interleave.

@@ -72,8 +72,17 @@ struct SpgemmOptions {
     // fraction of B's nonzeros; otherwise one bit (or mark) per product. 1
     // always packs, 0 never does (tests walk both). Measured on 2 host cores
     // with marks: crack (0.72) and p2p-Gnutella31 (0.67) 1.2x faster unpacked,
-    // Wiki-Vote, email-Enron and add32 (0.47-0.56) 1.1-1.2x faster packed.
+    // Wiki-Vote and email-Enron (0.56) 1.1-1.4x faster packed.
     double host_word_ratio = 0.65;
+    // ... and, below a ratio of 1, only when packing spares at least this many
+    // products a row of A (A's average row's products times 1 - the ratio):
+    // on short rows the packed path's work a row (touched words, their flags,
+    // the read-off) outweighs the products it spares. Measured on 2 host
+    // cores (perf_tests/report/host/word_row_saving.md): fe_4elt2 (16 spared
+    // a row), west2021 (7), olm1000 (12), luxembourg (2) and lp_afiro (5)
+    // 0.59-0.86x the time unpacked, add32 (19) 0.97x; bcsstk21 (31) and
+    // cage8 (74) no faster unpacked. 0: the ratio alone decides.
+    double host_word_row_saving = 24;
     // The host fill reads a sparse row's touched words in column order off a
     // bitmap with a bit per word when that bitmap's words to scan are at most
     // host_flag_span per touched word (plus 4); otherwise it sorts the words.

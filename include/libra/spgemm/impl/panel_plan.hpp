@@ -40,7 +40,8 @@ struct PanelPlan {
   // with products (counted by the symbolic phase). Otherwise: the numeric
   // phase's bins.
   bool host_dense = false;
-  double host_word_ratio = 0;            // SpgemmOptions::Tuning::host_word_ratio
+  double host_word_ratio = 0;            // SpgemmOptions::Tuning::host_word_ratio,
+                                         // lowered by host_word_row_saving
   int host_flag_span = 0;                // SpgemmOptions::Tuning::host_flag_span
   int host_rank_columns = 0;             // SpgemmOptions::Tuning::host_rank_columns
   bool host_marks = false;               // C within Tuning::host_mark_columns
@@ -248,9 +249,19 @@ void panel_pre_analysis(const Exec& exec, Plan& plan, const Csr& A, const Csr& B
   plan.total_products = total;
   st.products = total;
   if constexpr (is_host_exec<Exec>) {
+    const auto& t = options.tuning;
+    // B's rows packed into words only where that spares enough products a
+    // row of A (Tuning::host_word_row_saving): at most 1 - saving / products
+    // per row runs per nonzero (at most 0: never packed, nothing counted).
+    if (plan.host_word_ratio < 1 && t.host_word_row_saving > 0) {
+      const double per_row =
+          n > 0 ? static_cast<double>(total) / static_cast<double>(n) : 0;
+      plan.host_word_ratio = per_row > 0 ? std::min(plan.host_word_ratio,
+                                                    1 - t.host_word_row_saving / per_row)
+                                         : 0;
+    }
     // Short rows sorted on the stack: over a wide C, when rows average few
     // products (Tuning::host_sort_products, _columns, _average).
-    const auto& t = options.tuning;
     const bool wide = static_cast<std::int64_t>(B.num_cols) >= t.host_sort_columns;
     const bool short_rows =
         t.host_sort_average <= 0 ||
