@@ -22,6 +22,7 @@
 #include "libra/dist/impl/peer_copy.hpp"
 #include "libra/dist/spmv.hpp"
 #include "libra/io/read.hpp"
+#include "support/band.hpp"
 #include "support/compare.hpp"
 #include "support/matrix_files.hpp"
 #include "support/spmv_check.hpp"
@@ -478,16 +479,7 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
   every_way(comm, a, PartFormat::csr, 4, -1);
 }
 
-// An n x n band of half-width h, its values 1 to 7 by position.
-libra::ref::Matrix band(std::int64_t n, std::int64_t h) {
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = std::max<std::int64_t>(0, i - h); j <= std::min(n - 1, i + h);
-         ++j)
-      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 7));
-  }
-  return libra::ref::from_triplets(n, n, t);
-}
+using libra::test::band;
 
 // A band's pCSR parts under p-opt, in tiles of 4 threads x 16 items (every
 // row of 5 nonzeros whole in a tile): with row sums forced every rank's

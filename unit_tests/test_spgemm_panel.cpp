@@ -12,6 +12,7 @@
 #include <set>
 
 #include "libra/spgemm/spgemm.hpp"
+#include "support/band.hpp"
 #include "support/compare.hpp"
 #include "support/test_space.hpp"
 
@@ -1165,17 +1166,6 @@ TEST(SpgemmPanelHost, WordFlagsSortedOrRankedWords) {
   EXPECT_EQ(st.paths.host_ranked, 0u);
 }
 
-// A band of half-width h over n rows (2h + 1 consecutive columns a row).
-libra::ref::Matrix band(std::int64_t n, std::int64_t h) {
-  std::vector<libra::ref::Triplet> t;
-  for (std::int64_t i = 0; i < n; ++i) {
-    for (std::int64_t j = std::max<std::int64_t>(0, i - h); j <= std::min(n - 1, i + h);
-         ++j)
-      t.emplace_back(i, j, 1.0 + static_cast<double>((i + 2 * j) % 5));
-  }
-  return libra::ref::from_triplets(n, n, t);
-}
-
 // B's rows are packed into column words only where that spares enough
 // products a row of A (Tuning::host_word_row_saving). A band of 3 columns a
 // row packs into about a third of its nonzeros, but its rows have 9 products:
@@ -1184,7 +1174,7 @@ libra::ref::Matrix band(std::int64_t n, std::int64_t h) {
 TEST(SpgemmPanelHost, WordsPackedWhereTheySpareEnoughProducts) {
   if (libra::LaunchTraits<Exec>::is_gpu) GTEST_SKIP() << "host dense accumulators only";
   for (const std::int64_t h : {1, 16}) {
-    const auto b = band(3000, h);
+    const auto b = libra::test::band(3000, h);
     for (const double saving :
          {libra::SpgemmOptions().tuning.host_word_row_saving, 0.0}) {
       SCOPED_TRACE("half-width " + std::to_string(h) + ", saving " +
