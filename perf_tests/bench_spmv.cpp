@@ -5,8 +5,8 @@
 //   (libra::spmv_plan:
 //                                  the tiles read their rows instead of searching)
 //   spmv/<matrix>/libra_csr_merge  the thread-per-segment merge path forced (GPUs)
-//   spmv/<matrix>/libra_csc        libra::spmv on CSC (balanced scatter, atomics)
-//   spmv/<matrix>/libra_coo        libra::spmv on COO (nnz segments, atomic per run)
+//   spmv/<matrix>/libra_csc        libra::spmv on CSC (tiles on GPUs, segments on hosts)
+//   spmv/<matrix>/libra_coo        libra::spmv on COO (tiles on GPUs, segments on hosts)
 //   spmv/<matrix>/libra_ell        libra::spmv on ELL as wide as the average row, the
 //                                  rest in its COO tail
 //   spmv/<matrix>/libra_pcsr4      libra::spmv_partitioned, 4 nnz-balanced pCSR parts,
@@ -33,6 +33,8 @@
 // LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr's and libra_csr_plan's row sums
 // where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
 // default: Libra's);
+// LIBRA_BENCH_SPMV_SCATTER=1 forces libra_csc's and libra_coo's tiles, 2 their
+// thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's);
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -167,6 +169,16 @@ SpmvOptions csr_options(bool merge) {
   return o;
 }
 
+// libra_csc's and libra_coo's options: LIBRA_BENCH_SPMV_SCATTER=1 forces their
+// tiles, 2 the thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's).
+SpmvOptions scatter_options() {
+  SpmvOptions o;
+  const long long tiles = env_number("LIBRA_BENCH_SPMV_SCATTER");
+  if (tiles > 2) throw ArgumentError("LIBRA_BENCH_SPMV_SCATTER is 1, 2 or unset");
+  o.tuning.scatter_tiles = tiles == 1 ? 1 : tiles == 2 ? -1 : 0;
+  return o;
+}
+
 #if defined(KOKKOS_ENABLE_CUDA)
 // cuSPARSE's prepared SpMV on a CSR or (transposed) on a CSC held by the lambda.
 template <class M>
@@ -254,16 +266,26 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
         spmv(Exec(), 1.0, A, x, 0.0, y, plan, o);
       };
     }
-    case Algorithm::csc:
-      path = "csc_scatter";
-      return [C = to_csc(Exec(), p.A), x, y] {
-        spmv(Exec(), 1.0, C, x, 0.0, y);
+    case Algorithm::csc: {
+      const auto C = to_csc(Exec(), p.A);
+      const SpmvOptions o = scatter_options();
+      SpmvStats st;
+      spmv(Exec(), 1.0, C, x, 0.0, y, o, &st);
+      path = to_string(st.path);
+      return [C, x, y, o] {
+        spmv(Exec(), 1.0, C, x, 0.0, y, o);
       };
-    case Algorithm::coo:
-      path = "coo_runs";
-      return [O = to_coo(Exec(), p.A), x, y] {
-        spmv(Exec(), 1.0, O, x, 0.0, y);
+    }
+    case Algorithm::coo: {
+      const auto O = to_coo(Exec(), p.A);
+      const SpmvOptions o = scatter_options();
+      SpmvStats st;
+      spmv(Exec(), 1.0, O, x, 0.0, y, o, &st);
+      path = to_string(st.path);
+      return [O, x, y, o] {
+        spmv(Exec(), 1.0, O, x, 0.0, y, o);
       };
+    }
     case Algorithm::ell: {
       EllOptions eo;
       eo.width = p.A.num_rows > 0 ? (p.A.nnz() + p.A.num_rows - 1) / p.A.num_rows : 0;

@@ -175,6 +175,9 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
     EXPECT_FALSE(row_sums);
   }
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
+  // COO and CSC parts scatter in tiles on GPUs, and where forced.
+  const bool scatter_tiles =
+      libra::impl::spmv_scatter_tiles_chosen<Exec>(o.local.tuning.scatter_tiles);
   // One vector goes through the tiles on GPUs (a rank-1 view of the block).
   const bool tiles =
       K == 1 && (libra::LaunchTraits<Exec>::is_gpu || o.local.tuning.csr_tiles > 0) &&
@@ -190,10 +193,15 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
           << libra::to_string(path);
       break;
     case PartFormat::coo:
-      EXPECT_TRUE(idle || path == SpmvPath::coo_runs);
+      EXPECT_TRUE(idle ||
+                  path == (scatter_tiles ? SpmvPath::coo_tiles : SpmvPath::coo_runs))
+          << libra::to_string(path);
       break;
     case PartFormat::csc:
-      EXPECT_TRUE(idle || path == SpmvPath::csc_scatter || path == SpmvPath::csc_private);
+      EXPECT_TRUE(idle || (scatter_tiles ? path == SpmvPath::csc_tiles
+                                         : path == SpmvPath::csc_scatter ||
+                                               path == SpmvPath::csc_private))
+          << libra::to_string(path);
       break;
   }
 }
@@ -435,7 +443,8 @@ void every_way(const libra::dist::Comm& comm, const libra::ref::Matrix& a, PartF
     o.version = v;
     o.local.tuning.segment_items = items;
     o.local.tuning.csr_tiles = csr_tiles;
-    o.local.tuning.tile_threads = 3;  // where tiles run: carries between threads
+    o.local.tuning.scatter_tiles = csr_tiles;  // COO's and CSC's tiles alike
+    o.local.tuning.tile_threads = 3;           // where tiles run: carries between threads
     if (v != Version::p_opt) {
       check_dist<Kokkos::LayoutLeft, true>(comm, a, o, Transport::host, 1, 1, 0);
       o.timing = true;
@@ -474,9 +483,12 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
     every_way(comm, a, f);
     every_way(comm, a, f, 5);  // short segments: carries and atomics on small parts
   }
-  // CSR's tiles on every space, and the thread-per-segment kernel on GPUs.
-  every_way(comm, a, PartFormat::csr, 4, 1);
-  every_way(comm, a, PartFormat::csr, 4, -1);
+  // CSR's, CSC's and COO's tiles on every space, and the thread-per-segment
+  // kernels on GPUs.
+  for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
+    every_way(comm, a, f, 4, 1);
+    every_way(comm, a, f, 4, -1);
+  }
 }
 
 using libra::test::band;
@@ -541,7 +553,7 @@ TEST(DistSpmv, HubRowAcrossEveryRankAndEmptyRows) {
       libra::ref::from_triplets(2, 2, {{1, 0, 3.0}});  // fewer nnz than ranks
   for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
     every_way(comm, hub, f, 7);
-    if (f == PartFormat::csr) every_way(comm, hub, f, 3, 1);
+    every_way(comm, hub, f, 3, 1);
     every_way(comm, empty, f);
     every_way(comm, tiny, f);
   }

@@ -3,8 +3,8 @@
 // (contiguous and strided) and blocks of K = 3, 8 right-hand sides in both
 // layouts, float and double, alpha/beta combinations (beta = 0 with NaN in y,
 // alpha = 0), the balanced kernels with long segments (no carries) and short
-// ones (carries and atomics on every row), CSR's tiles forced on every space
-// with tiles of 1 and 3 threads, power-law rows and columns, empty
+// ones (carries and atomics on every row), CSR's, CSC's and COO's tiles forced
+// on every space with tiles of 1 and 3 threads, power-law rows and columns, empty
 // rows/columns and empty matrices, every part count for the partial formats
 // applied in order to one y, and the matrix files (../shared/matrices in the
 // `shared` executable). Each call's path is asserted.
@@ -93,7 +93,11 @@ constexpr bool private_blocks =
 // blocks (csc_private == 0), `either` is set and the path may be csc_private too.
 SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {},
                       bool* either = nullptr) {
+  // CSC's and COO's tiles on GPUs, and wherever forced.
+  const bool scatter_tiles =
+      libra::impl::spmv_scatter_tiles_chosen<Exec>(o.tuning.scatter_tiles);
   if (f == Format::csc || f == Format::pcsc) {
+    if (scatter_tiles) return SpmvPath::csc_tiles;
     if (either) *either = o.tuning.csc_private == 0 && private_blocks;
     return o.tuning.csc_private > 0 && private_blocks ? SpmvPath::csc_private
                                                       : SpmvPath::csc_scatter;
@@ -121,7 +125,7 @@ SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {}
       return SpmvPath::csc_scatter;
     case Format::coo:
     case Format::pcoo:
-      return SpmvPath::coo_runs;
+      return scatter_tiles ? SpmvPath::coo_tiles : SpmvPath::coo_runs;
     case Format::ell:
     case Format::ell_hybrid:
       return tail ? SpmvPath::ell_rows_tail : SpmvPath::ell_rows;
@@ -217,7 +221,8 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
                std::to_string(o.tuning.segment_items) + ", csc_private " +
                std::to_string(o.tuning.csc_private) + ", csr_tiles " +
                std::to_string(o.tuning.csr_tiles) + " x " +
-               std::to_string(o.tuning.tile_threads) + " threads");
+               std::to_string(o.tuning.tile_threads) + " threads, scatter_tiles " +
+               std::to_string(o.tuning.scatter_tiles));
   const auto A = libra::test::from_ref<S, int, int, Device>(a0);
   const auto a = libra::test::to_ref(A);  // values rounded to S
   libra::test::check_spmv<S, Device, Layout, Rank1>(
@@ -308,6 +313,7 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
   // thread: right on every space), and with atomics forced.
   for (int forced : {1, -1}) {
     SpmvOptions p = o;
+    p.tuning.scatter_tiles = -1;
     p.tuning.csc_private = -1;
     p.tuning.plain_adds = forced;
     if (forced > 0) p.tuning.segment_items = std::int64_t(1) << 40;
@@ -396,11 +402,37 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
     }
   }
-  // CSC's two scatters, each forced (private blocks only where they can run).
+  // CSC's two scatters of segments, each forced (private blocks only where
+  // they can run).
   for (int forced : {1, -1}) {
     SpmvOptions p = o;
+    p.tuning.scatter_tiles = -1;
     p.tuning.csc_private = forced;
     for (Format f : {Format::csc, Format::pcsc}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, false>(a, f, 3, alpha, beta, p);
+    }
+  }
+  // CSC's and COO's tiles forced on every space: one thread, a few (a column
+  // or a run of one row across threads), the space's default; items per
+  // thread from tiny (across tiles) to the default; and the thread-per-segment
+  // kernels forced where the tiles are the default (COO's runs).
+  for (const auto& [threads, items] :
+       std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 2}, {3, 5}, {0, 0}}) {
+    SpmvOptions p = o;
+    p.tuning.scatter_tiles = 1;
+    p.tuning.tile_threads = threads;
+    p.tuning.segment_items = items;
+    for (Format f :
+         {Format::csc, Format::pcsc, Format::coo, Format::pcoo, Format::ell_hybrid}) {
+      check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+      check_format<S, Right, false>(a, f, 3, alpha, beta, p);
+    }
+  }
+  {
+    SpmvOptions p = o;
+    p.tuning.scatter_tiles = -1;
+    for (Format f : {Format::coo, Format::pcoo, Format::ell_hybrid}) {
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, false>(a, f, 3, alpha, beta, p);
     }

@@ -20,6 +20,10 @@ const char* to_string(SpmvPath path) noexcept {
       return "csc_private";
     case SpmvPath::coo_runs:
       return "coo_runs";
+    case SpmvPath::csc_tiles:
+      return "csc_tiles";
+    case SpmvPath::coo_tiles:
+      return "coo_tiles";
     case SpmvPath::ell_rows:
       return "ell_rows";
     case SpmvPath::diagonal_rows:

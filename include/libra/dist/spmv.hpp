@@ -1023,7 +1023,6 @@ class Spmv {
 
   template <class XV, class YV>
   void compute_on(S alpha, const XV& x, const YV& y) {
-    const std::int64_t items = options_.local.tuning.segment_items;
     const libra::impl::spmv_const_t<XV> xc = x;
     times_.path = SpmvPath::none;
     times_.row_sums = false;
@@ -1051,9 +1050,8 @@ class Spmv {
       times_.path = SpmvPath::scale_only;
     } else if (options_.format == PartFormat::coo) {
       Kokkos::deep_copy(exec_, y, S(0));
-      libra::impl::spmv_coo_runs(exec_, part_.idx, part_.idx2, part_.values, xc, y,
-                                 part_.start, alpha, items);
-      times_.path = SpmvPath::coo_runs;
+      libra::impl::spmv_coo_add(exec_, part_.idx, part_.idx2, part_.values, xc, y,
+                                part_.start, alpha, options_.local.tuning, times_.path);
     } else {
       SpmvStats st;
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),

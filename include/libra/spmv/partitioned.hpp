@@ -117,9 +117,14 @@ void spmv_partitioned(const Exec& exec,
       const auto& p = parts[static_cast<std::size_t>(i)];
       impl::spmv_scale_rows(exec, buf, i * m, (i + 1) * m, S(0), S(0));
       if (p.nnz() > 0 && alpha != S(0)) {
-        impl::spmv_csc_scatter(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
-                               p.start, buf, i * m, alpha, items,
-                               impl::spmv_plain_adds(exec, options.tuning.plain_adds));
+        if (impl::spmv_scatter_tiles_chosen<Exec>(options.tuning.scatter_tiles)) {
+          impl::spmv_csc_tiles(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
+                               p.start, buf, i * m, alpha, options.tuning);
+        } else {
+          impl::spmv_csc_scatter(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
+                                 p.start, buf, i * m, alpha, items,
+                                 impl::spmv_plain_adds(exec, options.tuning.plain_adds));
+        }
       }
     }
     st.compute_seconds = timer.stop(exec);
@@ -150,8 +155,10 @@ void spmv_partitioned(const Exec& exec,
         impl::spmv_scale_rows(exec, buf, off, off + p.lines(), S(0), S(0));
       } else if constexpr (impl::is_partial_coo<Part>::value) {
         impl::spmv_scale_rows(exec, buf, off, off + p.lines(), S(0), S(0));
-        impl::spmv_coo_runs(exec, p.row_idx, p.col_idx, p.values, xc, buf,
-                            static_cast<std::int64_t>(p.start) - off, alpha, items);
+        SpmvPath path;
+        impl::spmv_coo_add(exec, p.row_idx, p.col_idx, p.values, xc, buf,
+                           static_cast<std::int64_t>(p.start) - off, alpha,
+                           options.tuning, path);
       } else {
         impl::spmv_csr_merge_path(
             exec,

@@ -39,6 +39,7 @@
 #include "libra/spmv/impl/csc_scatter.hpp"
 #include "libra/spmv/impl/csr.hpp"
 #include "libra/spmv/impl/ell_rows.hpp"
+#include "libra/spmv/impl/scatter_tiles.hpp"
 #include "libra/spmv/options.hpp"
 #include "libra/spmv/plan.hpp"
 
@@ -138,6 +139,11 @@ void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
   if (alpha == S(0) || nnz == 0) {
     spmv_scale_rows(exec, y, 0, rows, beta, beta);
     st.path = SpmvPath::scale_only;
+  } else if (spmv_scatter_tiles_chosen<Exec>(options.tuning.scatter_tiles)) {
+    spmv_scale_rows(exec, y, 0, rows, beta, beta);
+    const auto tiles = spmv_csc_tiles(exec, col_map, row_idx, values, cols, x, x_base, y,
+                                      -y_first, alpha, options.tuning);
+    spmv_note<S>(st, SpmvPath::csc_tiles, tiles, nnz, K);
   } else if (spmv_csc_private_fits<Exec, S>(exec, rows, K, nnz,
                                             options.tuning.csc_private)) {
     const auto seg = spmv_csc_private(exec, col_map, row_idx, values, cols, x, x_base, y,
@@ -248,9 +254,10 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Coo<S, O, Off, D
     impl::spmv_scale_rows(exec, y, 0, A.num_rows, beta, beta);
     st.path = SpmvPath::scale_only;
     if (alpha == S(0) || A.nnz() == 0) return;
-    const auto seg = impl::spmv_coo_runs(exec, A.row_idx, A.col_idx, A.values, xc, y, 0,
-                                         alpha, options.tuning.segment_items);
-    impl::spmv_note<S>(st, SpmvPath::coo_runs, seg, A.nnz(), impl::spmv_columns(y));
+    SpmvPath path;
+    const auto seg = impl::spmv_coo_add(exec, A.row_idx, A.col_idx, A.values, xc, y, 0,
+                                        alpha, options.tuning, path);
+    impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
   });
 }
 
@@ -264,9 +271,10 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
         impl::spmv_scale_rows(exec, y, A.start, A.end, beta, A.start_flag ? S(1) : beta);
         st.path = SpmvPath::scale_only;
         if (alpha == S(0) || A.nnz() == 0) return;
-        const auto seg = impl::spmv_coo_runs(exec, A.row_idx, A.col_idx, A.values, xc, y,
-                                             0, alpha, options.tuning.segment_items);
-        impl::spmv_note<S>(st, SpmvPath::coo_runs, seg, A.nnz(), impl::spmv_columns(y));
+        SpmvPath path;
+        const auto seg = impl::spmv_coo_add(exec, A.row_idx, A.col_idx, A.values, xc, y,
+                                            0, alpha, options.tuning, path);
+        impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
       });
 }
 
@@ -285,9 +293,10 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Ell<S, O, Off, D
     const std::int64_t nnz_ell = static_cast<std::int64_t>(A.num_rows) * A.width;
     impl::spmv_note<S>(st, SpmvPath::ell_rows, A.num_rows, nnz_ell, K);
     if (A.tail.nnz() == 0) return;
+    SpmvPath tail_path;
     const auto seg =
-        impl::spmv_coo_runs(exec, A.tail.row_idx, A.tail.col_idx, A.tail.values, xc, y, 0,
-                            alpha, options.tuning.segment_items);
+        impl::spmv_coo_add(exec, A.tail.row_idx, A.tail.col_idx, A.tail.values, xc, y, 0,
+                           alpha, options.tuning, tail_path);
     impl::spmv_note<S>(st, SpmvPath::ell_rows_tail, A.num_rows + seg,
                        nnz_ell + A.tail.nnz(), K);
   });

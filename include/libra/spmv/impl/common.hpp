@@ -161,7 +161,8 @@ void spmv_scale_rows(const Exec& exec, const YView& Y, std::int64_t lo, std::int
   if (hi <= lo || (beta == S(1) && beta_first == S(1))) return;
   const std::int64_t K = spmv_columns(Y);
   Kokkos::parallel_for(
-      "libra::spmv::scale", Kokkos::RangePolicy<Exec>(exec, 0, (hi - lo) * K),
+      "libra::spmv::scale",
+      light_launch(Kokkos::RangePolicy<Exec>(exec, 0, (hi - lo) * K)),
       KOKKOS_LAMBDA(const std::int64_t e) {
         const std::int64_t i = lo + e / K, k = e % K;
         const S b = i == lo ? beta_first : beta;
