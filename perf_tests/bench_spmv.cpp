@@ -28,8 +28,7 @@
 // LIBRA_BENCH_SPMV_ROWS=1 forces libra_csr's and libra_csr_plan's rows kernel
 // (csr_rows 1), 2 forbids it (-1), LIBRA_BENCH_SPMV_LANES sets its lanes per row
 // (csr_row_lanes), LIBRA_BENCH_SPMV_ROW_TEAM the shortest row the whole team sums
-// (csr_row_team_min; 1: none), LIBRA_BENCH_SPMV_ROW_BATCH the loads its lanes issue
-// together (csr_row_batch 1 or 4), LIBRA_BENCH_SPMV_PLANLESS_ROWS_MAX the longest path
+// (csr_row_team_min; 1: none), LIBRA_BENCH_SPMV_PLANLESS_ROWS_MAX the longest path
 // (rows + nonzeros) on which libra_csr takes it (csr_rows_planless_max_path);
 // LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr's and libra_csr_plan's row sums
 // where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
@@ -154,7 +153,6 @@ SpmvOptions csr_options(bool merge) {
   o.tuning.csr_rows = rows == 1 ? 1 : rows == 2 ? -1 : 0;
   o.tuning.csr_row_lanes = static_cast<int>(env_number("LIBRA_BENCH_SPMV_LANES"));
   // 1: no rows are the whole team's (csr_row_team_min -1); else that many.
-  o.tuning.csr_row_batch = static_cast<int>(env_number("LIBRA_BENCH_SPMV_ROW_BATCH"));
   const long long team = env_number("LIBRA_BENCH_SPMV_ROW_TEAM");
   o.tuning.csr_row_team_min = team == 1 ? -1 : team;
   if (const long long most = env_number("LIBRA_BENCH_SPMV_PLANLESS_ROWS_MAX"); most > 0)

@@ -382,20 +382,16 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
   // host spaces run one lane): a thread per row, a few rows a warp, a warp per
   // row; rows the whole team sums from Libra's length, from one nonzero (every
   // row, more than the team's list holds), and none.
-  // Each with a lane's loads one at a time and four together.
   for (int lanes : {1, 4, 32}) {
     for (std::int64_t team : {0, 1, -1}) {
-      for (int batch : {1, 4}) {
-        SpmvOptions p = o;
-        p.tuning.csr_tiles = 1;
-        p.tuning.csr_rows = 1;
-        p.tuning.csr_row_lanes = lanes;
-        p.tuning.csr_row_team_min = team;
-        p.tuning.csr_row_batch = batch;
-        for (Format f :
-             {Format::csr, Format::pcsr, Format::csr_planned, Format::pcsr_planned}) {
-          check_format<S, Left, true>(a, f, 1, alpha, beta, p);
-        }
+      SpmvOptions p = o;
+      p.tuning.csr_tiles = 1;
+      p.tuning.csr_rows = 1;
+      p.tuning.csr_row_lanes = lanes;
+      p.tuning.csr_row_team_min = team;
+      for (Format f :
+           {Format::csr, Format::pcsr, Format::csr_planned, Format::pcsr_planned}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       }
     }
   }
@@ -725,13 +721,6 @@ TEST(Spmv, PlansNeitherAllocateNorFenceAndBelongToTheirMatrix) {
     for (int bad : {-1, 3, 64}) {
       o.tuning.csr_row_lanes = bad;
       EXPECT_THROW(libra::spmv_plan(Exec(), A, o), libra::ArgumentError) << bad;
-    }
-    o.tuning.csr_row_lanes = 0;
-    for (int bad : {-1, 2, 8}) {
-      o.tuning.csr_row_batch = bad;
-      EXPECT_THROW(libra::spmv(Exec(), 1.5, A, x, 0.0, y, plan, o), libra::ArgumentError)
-          << bad;
-      EXPECT_THROW(libra::spmv(Exec(), 1.5, A, x, 0.0, y, o), libra::ArgumentError) << bad;
     }
   }
   // Another matrix, even of the same shape, is refused.

@@ -65,10 +65,6 @@ struct SpmvOptions {
     // take the rows kernel (Libra choosing) only where no row is longer.
     // Tests force 1 (every row the team's).
     std::int64_t csr_row_team_min = 0;
-    // The rows kernel: products whose loads a lane issues before it uses any
-    // (0: Libra's choice, 1; or 1, 4). Batches of 4 cut a long row's waits on
-    // memory 4x; under measurement, not yet Libra's choice.
-    int csr_row_batch = 0;
     // CSC on host spaces: 1 forces the private blocks wherever they can run
     // (more than one thread), -1 forces the atomic scatter, 0 lets Libra choose.
     int csc_private = 0;

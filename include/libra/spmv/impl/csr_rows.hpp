@@ -17,9 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "libra/core/error.hpp"
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
 
@@ -52,31 +50,6 @@ int spmv_row_groups(int lanes, int host_threads) {
   return LaunchTraits<Exec>::is_gpu ? rows_gpu_lanes / lanes : host_threads;
 }
 
-// A lane's share of a row: products p0 + q for q = first, first + stride, ...
-// below n. With batch 4, a lane issues the loads of four products before it
-// uses any, so that a long row waits on memory a quarter as many times (a
-// lane's pass otherwise waits for its column, then for x, before the next
-// pass's loads issue).
-template <class Args>
-KOKKOS_INLINE_FUNCTION void spmv_lane_sum(const Args& a, std::int64_t p0, std::int64_t first,
-                                          std::int64_t n, std::int64_t stride, int batch,
-                                          typename Args::S& s) {
-  using S = typename Args::S;
-  std::int64_t q = first;
-  if (batch >= 4) {
-    for (; q + 3 * stride < n; q += 4 * stride) {
-      const std::int64_t p = p0 + q;
-      const auto c0 = a.column(p), c1 = a.column(p + stride);
-      const auto c2 = a.column(p + 2 * stride), c3 = a.column(p + 3 * stride);
-      const S v0 = a.value(p), v1 = a.value(p + stride);
-      const S v2 = a.value(p + 2 * stride), v3 = a.value(p + 3 * stride);
-      const S x0 = a.X(c0), x1 = a.X(c1), x2 = a.X(c2), x3 = a.X(c3);
-      s += (v0 * x0 + v1 * x1) + (v2 * x2 + v3 * x3);
-    }
-  }
-  for (; q < n; q += stride) s += a.product(p0 + q);
-}
-
 template <class Exec, class Args>
 struct SpmvCsrRows {
   using S = typename Args::S;
@@ -96,7 +69,6 @@ struct SpmvCsrRows {
   // are (no scratch, no barrier).
   std::int64_t team_min = 0;
   int lanes = 1;
-  int batch = 1;  // products whose loads a lane issues together (spmv_lane_sum)
 
   static std::size_t scratch_bytes(int groups) {
     return Listed::shmem_size(static_cast<std::size_t>(groups) + 1) +
@@ -144,16 +116,9 @@ struct SpmvCsrRows {
             if (kept) return;
           }
           S sum = S(0);
-          if (batch > 1) {
-            Kokkos::parallel_reduce(
-                Kokkos::ThreadVectorRange(team, lanes),
-                [&](const int l, S& s) { spmv_lane_sum(a, p0, l, n, lanes, batch, s); },
-                sum);
-          } else {
-            Kokkos::parallel_reduce(
-                Kokkos::ThreadVectorRange(team, n),
-                [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
-          }
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, n),
+              [&](const std::int64_t k, S& s) { s += a.product(p0 + k); }, sum);
           Kokkos::single(Kokkos::PerThread(team), [&] { write(i, sum); });
         });
     if (team_min <= 0) return;
@@ -177,7 +142,9 @@ struct SpmvCsrRows {
         const std::int64_t first = (g % share) * lanes;
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, lanes),
-            [&](const int l, S& s) { spmv_lane_sum(a, p0, first + l, n, stride, batch, s); },
+            [&](const int l, S& s) {
+              for (std::int64_t q = first + l; q < n; q += stride) s += a.product(p0 + q);
+            },
             sum);
       }
       Kokkos::single(Kokkos::PerThread(team), [&] { partial(g) = sum; });
@@ -199,24 +166,14 @@ struct SpmvCsrRows {
 // Rows of at least `team_min` nonzeros are the whole team's (0: none).
 template <class Exec, class Args, class Coords>
 void spmv_csr_rows(const Exec& exec, const Args& a, const Coords& coords,
-                   std::int64_t tiles, int groups, int lanes, std::int64_t team_min,
-                   int batch) {
+                   std::int64_t tiles, int groups, int lanes, std::int64_t team_min) {
   using Kernel = SpmvCsrRows<Exec, Args>;
   Kokkos::TeamPolicy<Exec> policy(exec, tiles, groups, lanes);
   if (team_min > 0) {
     policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(groups)));
   }
   Kokkos::parallel_for("libra::spmv::csr::rows", light_launch(policy),
-                       Kernel{a, coords, groups, team_min, lanes, batch});
-}
-
-// Loads a lane of the rows kernel issues together: `forced` (SpmvOptions'
-// csr_row_batch, 1 or 4), else 1.
-inline int spmv_row_batch(int forced) {
-  if (forced != 0 && forced != 1 && forced != 4) {
-    throw ArgumentError("spmv: csr_row_batch is 0, 1 or 4, not " + std::to_string(forced));
-  }
-  return forced == 4 ? 4 : 1;
+                       Kernel{a, coords, groups, team_min, lanes});
 }
 
 }  // namespace libra::impl

@@ -536,8 +536,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a,
     if (run) *run = ran;
     spmv_csr_rows(exec, a, Kokkos::View<const std::int64_t**, Kokkos::LayoutRight, mem>(),
                   tiles, groups, lanes,
-                  spmv_row_team_min(tuning.csr_row_team_min, lanes),
-                  spmv_row_batch(tuning.csr_row_batch));
+                  spmv_row_team_min(tuning.csr_row_team_min, lanes));
     return tiles;
   }
   // Row sums without a plan: the longest row decides, as for a plan.
@@ -576,7 +575,7 @@ std::int64_t spmv_csr_tiles(const Exec& exec, const Args& a,
     if (ran.rows_kernel) {
       const std::int64_t tiles = static_cast<std::int64_t>(plan->coords.extent(0)) - 1;
       spmv_csr_rows(exec, a, plan->coords, tiles, plan->groups, plan->lanes,
-                    plan->team_min, spmv_row_batch(tuning.csr_row_batch));
+                    plan->team_min);
       return tiles;
     }
     if (ran.row_sums) return sum_rows(plan->coords);
