@@ -242,6 +242,19 @@ std::string check_copy() {
   return "";
 }
 
+// libra_csc and libra_coo: one call for the path, then the timed call.
+template <class M, class V>
+std::function<void()> scatter_multiply(const M& A, const V& x, const V& y,
+                                       std::string& path) {
+  const SpmvOptions o = scatter_options();
+  SpmvStats st;
+  spmv(Exec(), 1.0, A, x, 0.0, y, o, &st);
+  path = to_string(st.path);
+  return [A, x, y, o] {
+    spmv(Exec(), 1.0, A, x, 0.0, y, o);
+  };
+}
+
 std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& path) {
   const Vector x = p.x, y = p.y;
   switch (a) {
@@ -266,26 +279,10 @@ std::function<void()> make_multiply(Algorithm a, const Problem& p, std::string& 
         spmv(Exec(), 1.0, A, x, 0.0, y, plan, o);
       };
     }
-    case Algorithm::csc: {
-      const auto C = to_csc(Exec(), p.A);
-      const SpmvOptions o = scatter_options();
-      SpmvStats st;
-      spmv(Exec(), 1.0, C, x, 0.0, y, o, &st);
-      path = to_string(st.path);
-      return [C, x, y, o] {
-        spmv(Exec(), 1.0, C, x, 0.0, y, o);
-      };
-    }
-    case Algorithm::coo: {
-      const auto O = to_coo(Exec(), p.A);
-      const SpmvOptions o = scatter_options();
-      SpmvStats st;
-      spmv(Exec(), 1.0, O, x, 0.0, y, o, &st);
-      path = to_string(st.path);
-      return [O, x, y, o] {
-        spmv(Exec(), 1.0, O, x, 0.0, y, o);
-      };
-    }
+    case Algorithm::csc:
+      return scatter_multiply(to_csc(Exec(), p.A), x, y, path);
+    case Algorithm::coo:
+      return scatter_multiply(to_coo(Exec(), p.A), x, y, path);
     case Algorithm::ell: {
       EllOptions eo;
       eo.width = p.A.num_rows > 0 ? (p.A.nnz() + p.A.num_rows - 1) / p.A.num_rows : 0;

@@ -9,23 +9,11 @@ every process of the run), with each case's path (bench_spmv's label).
 """
 import math
 import os
-import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from result_reuse_tables import process_medians  # noqa: E402
-
-
-def load(out):
-    times, nnz, paths = {}, {}, {}
-    for case, variant, ms, b in process_medians(os.path.join(out, "spmv_*_*.json")):
-        times.setdefault((case, variant), []).append(ms)
-        nnz[case.split("/")[1]] = int(b.get("nnz_A", 0))
-        m = re.search(r"path=([a-z_]+)", b.get("label", ""))
-        if m:
-            paths[(case, variant)] = m.group(1)
-    return times, nnz, paths
+from spmv_ab_tables import load  # noqa: E402
 
 
 def fmt(x, digits=3):
@@ -65,7 +53,7 @@ def main():
         for key, x in zip(ratios, r):
             if x:
                 ratios[key].append(x)
-        print(f"| `{m}` | {nnz[m]:,} | {fmt(t['csc', base])} | {fmt(t['csc', new])} "
+        print(f"| `{m}` | {int(nnz[m]):,} | {fmt(t['csc', base])} | {fmt(t['csc', new])} "
               f"| {fmt(t['coo', base])} | {fmt(t['coo', new])} | {fmt(cus)} | {fmt(copy)} | "
               + " | ".join(fmt(x) for x in r) + " |")
     g = {k: geomean(v) for k, v in ratios.items()}

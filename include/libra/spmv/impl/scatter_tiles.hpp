@@ -167,6 +167,24 @@ struct SpmvCooTiles {
   }
 };
 
+// Launches `k` (SpmvCscTiles or SpmvCooTiles) over tiles of `total` items in
+// the tile shape `tuning` and the space choose. Returns the number of tiles.
+template <class Exec, class Kernel>
+std::int64_t spmv_scatter_tiles(const char* label, const Exec& exec, Kernel k,
+                                std::int64_t total, const SpmvOptions::Tuning& tuning) {
+  const TileShape shape =
+      spmv_tile_shape(exec, k, tuning.segment_items, tuning.tile_threads);
+  k.items = shape.items;
+  const std::int64_t tiles = shape.tiles(total);
+  Kokkos::parallel_for(
+      label,
+      light_launch(TilePolicy<Exec>(exec, tiles, shape.threads)
+                       .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(
+                                                shape.threads, shape.items)))),
+      k);
+  return tiles;
+}
+
 // CSC (or a pCSC's local columns, x read at x_base + column) scattered into Y
 // at y_base + row, Y scaled before. Returns the number of tiles.
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
@@ -175,21 +193,12 @@ std::int64_t spmv_csc_tiles(const Exec& exec, const ColMap& col_map, const Index
                             std::int64_t x_base, const YView& Y, std::int64_t y_base,
                             typename YView::non_const_value_type alpha,
                             const SpmvOptions::Tuning& tuning) {
-  using Kernel = SpmvCscTiles<Exec, ColMap, Index, Values, XView, YView>;
   const std::int64_t nnz = static_cast<std::int64_t>(row_idx.extent(0));
-  Kernel k{col_map, row_idx, values, X,      Y,      alpha,
-           cols,    nnz,     1,      x_base, y_base, spmv_columns(Y)};
-  const TileShape shape =
-      spmv_tile_shape(exec, k, tuning.segment_items, tuning.tile_threads);
-  k.items = shape.items;
-  const std::int64_t tiles = shape.tiles(cols + nnz);
-  Kokkos::parallel_for(
-      "libra::spmv::csc::tiles",
-      light_launch(TilePolicy<Exec>(exec, tiles, shape.threads)
-                       .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(
-                                                shape.threads, shape.items)))),
-      k);
-  return tiles;
+  return spmv_scatter_tiles("libra::spmv::csc::tiles", exec,
+                            SpmvCscTiles<Exec, ColMap, Index, Values, XView, YView>{
+                                col_map, row_idx, values, X, Y, alpha, cols, nnz, 1,
+                                x_base, y_base, spmv_columns(Y)},
+                            cols + nnz, tuning);
 }
 
 // COO's nonzeros added into Y at row - row_shift, Y scaled before. Returns the
@@ -200,21 +209,13 @@ std::int64_t spmv_coo_tiles(const Exec& exec, const Index& row_idx, const Index&
                             std::int64_t row_shift,
                             typename YView::non_const_value_type alpha,
                             const SpmvOptions::Tuning& tuning) {
-  using Kernel = SpmvCooTiles<Exec, Index, Values, XView, YView>;
   const std::int64_t nnz = static_cast<std::int64_t>(row_idx.extent(0));
   if (nnz == 0) return 0;
-  Kernel k{row_idx, col_idx, values, X, Y, alpha, nnz, 1, row_shift, spmv_columns(Y)};
-  const TileShape shape =
-      spmv_tile_shape(exec, k, tuning.segment_items, tuning.tile_threads);
-  k.items = shape.items;
-  const std::int64_t tiles = shape.tiles(nnz);
-  Kokkos::parallel_for(
-      "libra::spmv::coo::tiles",
-      light_launch(TilePolicy<Exec>(exec, tiles, shape.threads)
-                       .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(
-                                                shape.threads, shape.items)))),
-      k);
-  return tiles;
+  return spmv_scatter_tiles(
+      "libra::spmv::coo::tiles", exec,
+      SpmvCooTiles<Exec, Index, Values, XView, YView>{
+          row_idx, col_idx, values, X, Y, alpha, nnz, 1, row_shift, spmv_columns(Y)},
+      nnz, tuning);
 }
 
 // COO's nonzeros into Y (scaled before) by the tiles or the runs kernel, as
