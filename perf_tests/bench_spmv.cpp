@@ -5,8 +5,8 @@
 //   (libra::spmv_plan:
 //                                  the tiles read their rows instead of searching)
 //   spmv/<matrix>/libra_csr_merge  the thread-per-segment merge path forced (GPUs)
-//   spmv/<matrix>/libra_csc        libra::spmv on CSC (tiles on GPUs, segments on hosts)
-//   spmv/<matrix>/libra_coo        libra::spmv on COO (tiles on GPUs, segments on hosts)
+//   spmv/<matrix>/libra_csc        libra::spmv on CSC (Libra's choice: segments)
+//   spmv/<matrix>/libra_coo        libra::spmv on COO (Libra's choice: segments)
 //   spmv/<matrix>/libra_ell        libra::spmv on ELL as wide as the average row, the
 //                                  rest in its COO tail
 //   spmv/<matrix>/libra_pcsr4      libra::spmv_partitioned, 4 nnz-balanced pCSR parts,

@@ -175,7 +175,7 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
     EXPECT_FALSE(row_sums);
   }
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
-  // COO and CSC parts scatter in tiles on GPUs, and where forced.
+  // COO and CSC parts scatter in tiles where forced.
   const bool scatter_tiles =
       libra::impl::spmv_scatter_tiles_chosen<Exec>(o.local.tuning.scatter_tiles);
   // One vector goes through the tiles on GPUs (a rank-1 view of the block).
@@ -484,7 +484,7 @@ TEST(DistSpmv, RandomMatrixEveryFormat) {
     every_way(comm, a, f, 5);  // short segments: carries and atomics on small parts
   }
   // CSR's, CSC's and COO's tiles on every space, and the thread-per-segment
-  // kernels on GPUs.
+  // kernels forced.
   for (PartFormat f : {PartFormat::csr, PartFormat::csc, PartFormat::coo}) {
     every_way(comm, a, f, 4, 1);
     every_way(comm, a, f, 4, -1);

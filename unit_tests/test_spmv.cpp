@@ -93,7 +93,7 @@ constexpr bool private_blocks =
 // blocks (csc_private == 0), `either` is set and the path may be csc_private too.
 SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {},
                       bool* either = nullptr) {
-  // CSC's and COO's tiles on GPUs, and wherever forced.
+  // CSC's and COO's tiles wherever forced.
   const bool scatter_tiles =
       libra::impl::spmv_scatter_tiles_chosen<Exec>(o.tuning.scatter_tiles);
   if (f == Format::csc || f == Format::pcsc) {
@@ -415,8 +415,7 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
   }
   // CSC's and COO's tiles forced on every space: one thread, a few (a column
   // or a run of one row across threads), the space's default; items per
-  // thread from tiny (across tiles) to the default; and the thread-per-segment
-  // kernels forced where the tiles are the default (COO's runs).
+  // thread from tiny (across tiles) to the default; and COO's runs forced.
   for (const auto& [threads, items] :
        std::vector<std::pair<int, std::int64_t>>{{1, 2}, {3, 2}, {3, 5}, {0, 0}}) {
     SpmvOptions p = o;

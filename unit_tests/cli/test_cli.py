@@ -1241,9 +1241,8 @@ class Spmv(TempDirTest):
                         # (the rows kernel where the CSR's plan chose it).
                         paths = {"csr": ("csr_tiles", "csr_rows") if on_gpu
                                  else ("csr_merge_path",),
-                                 "csc": ("csc_tiles",) if on_gpu
-                                 else ("csc_scatter", "csc_private"),
-                                 "coo": ("coo_tiles",) if on_gpu else ("coo_runs",),
+                                 "csc": ("csc_scatter", "csc_private"),
+                                 "coo": ("coo_runs",),
                                  "ell": ("ell_rows", "ell_rows_tail")}
                         self.assertIn(j["path"], paths[extra[1]])
                         # CSR's products take a plan made once: its tiles' boundaries
@@ -1500,10 +1499,8 @@ class SpmvMpi(TempDirTest):
                     # pieces on an H200); host spaces the merge path.
                     csr = (("csr_tiles", "csr_rows") if j["execution_space"] == "Cuda"
                            else ("csr_merge_path",))
-                    gpu = j["execution_space"] == "Cuda"
-                    kernels = {"pcsr": csr, "rows": csr,
-                               "pcoo": ("coo_tiles",) if gpu else ("coo_runs",),
-                               "pcsc": ("csc_tiles",) if gpu else ("csc_",)}
+                    kernels = {"pcsr": csr, "rows": csr, "pcoo": ("coo_runs",),
+                               "pcsc": ("csc_",)}
                     for path in j["paths"]:
                         self.assertTrue(path.startswith(kernels[extra[1]]) or
                                         path == "scale_only", path)

@@ -16,13 +16,13 @@ enum class SpmvPath {
   csc_private,     // CSC / pCSC on host spaces: a segment per thread into its own
                    // block of rows, then the blocks summed into y (no atomics)
   coo_runs,        // COO / pCOO: y scaled, then equal nnz segments add one atomic per run
-  csc_tiles,       // CSC / pCSC on GPUs: y scaled, then merge-path tiles, a team each,
-                   // find each nonzero's column in scratch and add with atomics
-  coo_tiles,       // COO / pCOO on GPUs: y scaled, then tiles of nonzeros staged in
-                   // team scratch, a thread adding one atomic per run of its entries
-  ell_rows,        // ELL: a thread per row (ELL rows are equal by construction)
-  ell_rows_tail,   // ELL rows, then the hybrid's COO tail through coo_runs
-  diagonal_rows,   // HM diagonal storage: a thread per row over the stored diagonals
+  csc_tiles,  // CSC / pCSC, where forced: y scaled, then merge-path tiles, a team each,
+              // find each nonzero's column in scratch and add with atomics
+  coo_tiles,  // COO / pCOO, where forced: y scaled, then tiles of nonzeros staged in
+              // team scratch, a thread adding one atomic per run of its entries
+  ell_rows,   // ELL: a thread per row (ELL rows are equal by construction)
+  ell_rows_tail,  // ELL rows, then the hybrid's COO tail through coo_runs
+  diagonal_rows,  // HM diagonal storage: a thread per row over the stored diagonals
   compact_diagonal_rows  // CDM: a thread per row, shifted reads of x (no indices)
 };
 const char* to_string(SpmvPath path) noexcept;
@@ -74,11 +74,12 @@ struct SpmvOptions {
     // forces atomics. Tests walk both.
     int plain_adds = 0;
     // CSC's and COO's scatter (pCSC, pCOO and the hybrid ELL's COO tail too):
-    // 1 forces the tiles (SpmvPath::csc_tiles, coo_tiles) on any space, -1 the
-    // thread-per-segment kernels (csc_scatter, coo_runs), 0 lets Libra choose
-    // (tiles on GPUs; host spaces keep the segments and CSC's private blocks).
-    // The tiles take tile_threads and segment_items (items per thread) as
-    // CSR's tiles do.
+    // 1 forces the tiles (SpmvPath::csc_tiles, coo_tiles) on any space; 0
+    // (Libra's choice) and -1 the thread-per-segment kernels (csc_scatter or
+    // CSC's private blocks, coo_runs). The tiles were written for GPUs and
+    // await a measurement there before Libra chooses them (tests run them on
+    // every space). They take tile_threads and segment_items (items per
+    // thread) as CSR's tiles do.
     int scatter_tiles = 0;
     // CSR's tiles and rows kernels on GPUs: 0 (Libra's choice) and 1 read A's
     // arrays by streaming loads on CUDA (evict first, so that x stays in L2;

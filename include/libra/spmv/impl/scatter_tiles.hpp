@@ -1,6 +1,7 @@
 #pragma once
-// CSC and COO SpMV in tiles, for GPUs: y was scaled by beta before, and a team
-// per tile adds the tile's products into y with atomics, reading A's arrays
+// CSC and COO SpMV in tiles, written for GPUs (SpmvOptions' scatter_tiles = 1;
+// not yet Libra's choice, see spmv_scatter_tiles_chosen): y was scaled by beta before,
+// and a team per tile adds the tile's products into y with atomics, reading A's arrays
 // with consecutive threads on consecutive entries (coalesced). The
 // thread-per-segment kernels (csc_scatter.hpp, coo_runs.hpp) read 16 or 32
 // entries apart across a warp, and CSC's searched col_map twice a thread.
@@ -30,11 +31,14 @@
 
 namespace libra::impl {
 
-// Whether CSC's and COO's scatter take the tiles: `forced` (SpmvOptions'
-// scatter_tiles) 1 on any space, -1 never, 0 on GPUs.
+// Whether CSC's and COO's scatter take the tiles: where `forced` (SpmvOptions'
+// scatter_tiles) is 1, on any space. Libra's own choice (0) keeps the
+// segments everywhere until the tiles have been measured against them on a
+// GPU: they were written for GPUs, and on 2 host cores they take 8-380x the
+// segments' time (a team barrier for every tile of 16 items).
 template <class Exec>
 bool spmv_scatter_tiles_chosen(int forced) {
-  return forced > 0 || (forced == 0 && LaunchTraits<Exec>::is_gpu);
+  return forced > 0;
 }
 
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
