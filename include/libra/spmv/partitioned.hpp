@@ -117,14 +117,10 @@ void spmv_partitioned(const Exec& exec,
       const auto& p = parts[static_cast<std::size_t>(i)];
       impl::spmv_scale_rows(exec, buf, i * m, (i + 1) * m, S(0), S(0));
       if (p.nnz() > 0 && alpha != S(0)) {
-        if (impl::spmv_scatter_tiles_chosen<Exec>(options.tuning.scatter_tiles)) {
-          impl::spmv_csc_tiles(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
-                               p.start, buf, i * m, alpha, options.tuning);
-        } else {
-          impl::spmv_csc_scatter(exec, p.col_map, p.row_idx, p.values, p.lines(), xc,
-                                 p.start, buf, i * m, alpha, items,
-                                 impl::spmv_plain_adds(exec, options.tuning.plain_adds));
-        }
+        SpmvPath path;
+        bool plain;
+        impl::spmv_csc_add(exec, p.col_map, p.row_idx, p.values, p.lines(), xc, p.start,
+                           buf, i * m, alpha, options.tuning, path, plain);
       }
     }
     st.compute_seconds = timer.stop(exec);

@@ -124,7 +124,8 @@ void spmv_note(SpmvStats& st, SpmvPath path, std::int64_t segments, std::int64_t
 // CSC and pCSC: y = beta * y + alpha * A * x, A over `cols` local columns read
 // from x at x_base, y holding rows [y_first, y_first + y.extent(0)) (every row
 // the nonzeros name: a pCSC part's partial y over its row span); the private
-// blocks on host spaces when they fit, else y scaled and the atomic scatter.
+// blocks on host spaces when they fit (and the tiles are not forced), else y
+// scaled and the tiles or the atomic scatter (spmv_csc_add).
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
 void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
               const Values& values, std::int64_t cols, const XView& x,
@@ -139,23 +140,18 @@ void spmv_csc(const Exec& exec, const ColMap& col_map, const Index& row_idx,
   if (alpha == S(0) || nnz == 0) {
     spmv_scale_rows(exec, y, 0, rows, beta, beta);
     st.path = SpmvPath::scale_only;
-  } else if (spmv_scatter_tiles_chosen<Exec>(options.tuning.scatter_tiles)) {
-    spmv_scale_rows(exec, y, 0, rows, beta, beta);
-    const auto tiles = spmv_csc_tiles(exec, col_map, row_idx, values, cols, x, x_base, y,
-                                      -y_first, alpha, options.tuning);
-    spmv_note<S>(st, SpmvPath::csc_tiles, tiles, nnz, K);
-  } else if (spmv_csc_private_fits<Exec, S>(exec, rows, K, nnz,
+  } else if (!spmv_scatter_tiles_chosen<Exec>(options.tuning.scatter_tiles) &&
+             spmv_csc_private_fits<Exec, S>(exec, rows, K, nnz,
                                             options.tuning.csc_private)) {
     const auto seg = spmv_csc_private(exec, col_map, row_idx, values, cols, x, x_base, y,
                                       y_first, alpha, beta);
     spmv_note<S>(st, SpmvPath::csc_private, seg, nnz, K);
   } else {
     spmv_scale_rows(exec, y, 0, rows, beta, beta);
-    st.plain_adds = spmv_plain_adds(exec, options.tuning.plain_adds);
-    const auto seg =
-        spmv_csc_scatter(exec, col_map, row_idx, values, cols, x, x_base, y, -y_first,
-                         alpha, options.tuning.segment_items, st.plain_adds);
-    spmv_note<S>(st, SpmvPath::csc_scatter, seg, nnz, K);
+    SpmvPath path;
+    const auto seg = spmv_csc_add(exec, col_map, row_idx, values, cols, x, x_base, y,
+                                  -y_first, alpha, options.tuning, path, st.plain_adds);
+    spmv_note<S>(st, path, seg, nnz, K);
   }
 }
 

@@ -26,6 +26,7 @@
 #include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
 #include "libra/spmv/impl/coo_runs.hpp"
+#include "libra/spmv/impl/csc_scatter.hpp"
 #include "libra/spmv/impl/csr_tiles.hpp"
 #include "libra/spmv/options.hpp"
 
@@ -237,6 +238,29 @@ std::int64_t spmv_coo_add(const Exec& exec, const Index& row_idx, const Index& c
   path = SpmvPath::coo_runs;
   return spmv_coo_runs(exec, row_idx, col_idx, values, X, Y, row_shift, alpha,
                        tuning.segment_items);
+}
+
+// CSC's nonzeros (a pCSC's local columns, x read at x_base + column) into Y at
+// y_base + row (Y scaled before) by the tiles or the atomic scatter, as
+// `tuning.scatter_tiles` chooses; `path` says which, `plain` whether the
+// scatter added without atomics (spmv_plain_adds).
+template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
+std::int64_t spmv_csc_add(const Exec& exec, const ColMap& col_map, const Index& row_idx,
+                          const Values& values, std::int64_t cols, const XView& X,
+                          std::int64_t x_base, const YView& Y, std::int64_t y_base,
+                          typename YView::non_const_value_type alpha,
+                          const SpmvOptions::Tuning& tuning, SpmvPath& path,
+                          bool& plain) {
+  plain = false;
+  if (spmv_scatter_tiles_chosen<Exec>(tuning.scatter_tiles)) {
+    path = SpmvPath::csc_tiles;
+    return spmv_csc_tiles(exec, col_map, row_idx, values, cols, X, x_base, Y, y_base,
+                          alpha, tuning);
+  }
+  path = SpmvPath::csc_scatter;
+  plain = spmv_plain_adds(exec, tuning.plain_adds);
+  return spmv_csc_scatter(exec, col_map, row_idx, values, cols, X, x_base, Y, y_base,
+                          alpha, tuning.segment_items, plain);
 }
 
 }  // namespace libra::impl
