@@ -34,7 +34,8 @@
 // where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
 // default: Libra's);
 // LIBRA_BENCH_SPMV_SCATTER=1 forces libra_csc's and libra_coo's tiles, 2 their
-// thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's);
+// thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's), and
+// LIBRA_BENCH_SPMV_ITEMS and _THREADS set their shape too;
 // LIBRA_BENCH_KERNEL_TIMES=1 prints each case's time per kernel on stderr,
 // LIBRA_BENCH_TIMELINE=1 the host timeline of one call (call_profiles.hpp). Each
 // case first checks y against the reference oracle (each entry within 1e-9 of its sum of
@@ -170,12 +171,15 @@ SpmvOptions csr_options(bool merge) {
 }
 
 // libra_csc's and libra_coo's options: LIBRA_BENCH_SPMV_SCATTER=1 forces their
-// tiles, 2 the thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's).
+// tiles, 2 the thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's);
+// LIBRA_BENCH_SPMV_ITEMS and _THREADS set the tiles' shape (or the segments' length).
 SpmvOptions scatter_options() {
   SpmvOptions o;
   const long long tiles = env_number("LIBRA_BENCH_SPMV_SCATTER");
   if (tiles > 2) throw ArgumentError("LIBRA_BENCH_SPMV_SCATTER is 1, 2 or unset");
   o.tuning.scatter_tiles = tiles == 1 ? 1 : tiles == 2 ? -1 : 0;
+  o.tuning.segment_items = env_number("LIBRA_BENCH_SPMV_ITEMS");
+  o.tuning.tile_threads = static_cast<int>(env_number("LIBRA_BENCH_SPMV_THREADS"));
   return o;
 }
 
