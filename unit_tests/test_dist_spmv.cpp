@@ -175,9 +175,9 @@ void check_path(const libra::dist::SpmvOptions& o, std::int64_t K, libra::SpmvPa
     EXPECT_FALSE(row_sums);
   }
   const bool idle = path == SpmvPath::scale_only || path == SpmvPath::none;
-  // COO and CSC parts scatter in tiles where forced.
-  const bool scatter_tiles =
-      libra::impl::spmv_scatter_tiles_chosen<Exec>(o.local.tuning.scatter_tiles);
+  // COO and CSC parts scatter in tiles on GPUs unless forced either way.
+  const int st = o.local.tuning.scatter_tiles;
+  const bool scatter_tiles = st > 0 || (st == 0 && libra::LaunchTraits<Exec>::is_gpu);
   // One vector goes through the tiles on GPUs (a rank-1 view of the block).
   const bool tiles =
       K == 1 && (libra::LaunchTraits<Exec>::is_gpu || o.local.tuning.csr_tiles > 0) &&

@@ -93,9 +93,10 @@ constexpr bool private_blocks =
 // blocks (csc_private == 0), `either` is set and the path may be csc_private too.
 SpmvPath compute_path(Format f, bool tail, bool rank1, const SpmvOptions& o = {},
                       bool* either = nullptr) {
-  // CSC's and COO's tiles wherever forced.
-  const bool scatter_tiles =
-      libra::impl::spmv_scatter_tiles_chosen<Exec>(o.tuning.scatter_tiles);
+  // CSC's and COO's tiles on GPUs unless forced either way (the rule written
+  // out here, not read from the library).
+  const int st = o.tuning.scatter_tiles;
+  const bool scatter_tiles = st > 0 || (st == 0 && libra::LaunchTraits<Exec>::is_gpu);
   if (f == Format::csc || f == Format::pcsc) {
     if (scatter_tiles) return SpmvPath::csc_tiles;
     if (either) *either = o.tuning.csc_private == 0 && private_blocks;

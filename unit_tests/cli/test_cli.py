@@ -1236,13 +1236,15 @@ class Spmv(TempDirTest):
                             self.assertLessEqual(max(j["part_nnz"]) - min(j["part_nnz"]), 1)
                     else:
                         self.assertEqual(j["format"], extra[1])
-                        # One vector: CSR's tiles on GPUs, the merge path on hosts.
+                        # One vector: CSR's tiles on GPUs, the merge path on hosts
+                        # (the rows kernel where the CSR's plan chose it); CSC's
+                        # and COO's tiles on GPUs, their segments on hosts.
                         on_gpu = j["execution_space"] == "Cuda"
-                        # (the rows kernel where the CSR's plan chose it).
                         paths = {"csr": ("csr_tiles", "csr_rows") if on_gpu
                                  else ("csr_merge_path",),
-                                 "csc": ("csc_scatter", "csc_private"),
-                                 "coo": ("coo_runs",),
+                                 "csc": ("csc_tiles",) if on_gpu
+                                 else ("csc_scatter", "csc_private"),
+                                 "coo": ("coo_tiles",) if on_gpu else ("coo_runs",),
                                  "ell": ("ell_rows", "ell_rows_tail")}
                         self.assertIn(j["path"], paths[extra[1]])
                         # CSR's products take a plan made once: its tiles' boundaries
@@ -1496,11 +1498,14 @@ class SpmvMpi(TempDirTest):
                     self.assertEqual(j["pieces"], pieces)
                     # On GPUs a rank's CSR runs the tiles, or the rows kernel
                     # where its plan's tiles hold short whole rows (west2021's
-                    # pieces on an H200); host spaces the merge path.
-                    csr = (("csr_tiles", "csr_rows") if j["execution_space"] == "Cuda"
-                           else ("csr_merge_path",))
-                    kernels = {"pcsr": csr, "rows": csr, "pcoo": ("coo_runs",),
-                               "pcsc": ("csc_",)}
+                    # pieces on an H200), and its CSC and COO their tiles; host
+                    # spaces the merge path and the segments.
+                    on_gpu = j["execution_space"] == "Cuda"
+                    csr = ("csr_tiles", "csr_rows") if on_gpu else ("csr_merge_path",)
+                    kernels = {"pcsr": csr, "rows": csr,
+                               "pcoo": ("coo_tiles",) if on_gpu else ("coo_runs",),
+                               "pcsc": ("csc_tiles",) if on_gpu
+                               else ("csc_scatter", "csc_private")}
                     for path in j["paths"]:
                         self.assertTrue(path.startswith(kernels[extra[1]]) or
                                         path == "scale_only", path)

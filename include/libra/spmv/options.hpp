@@ -74,12 +74,12 @@ struct SpmvOptions {
     // forces atomics. Tests walk both.
     int plain_adds = 0;
     // CSC's and COO's scatter (pCSC, pCOO and the hybrid ELL's COO tail too):
-    // 1 forces the tiles (SpmvPath::csc_tiles, coo_tiles) on any space; 0
-    // (Libra's choice) and -1 the thread-per-segment kernels (csc_scatter or
-    // CSC's private blocks, coo_runs). The tiles were written for GPUs and
-    // await a measurement there before Libra chooses them (tests run them on
-    // every space). They take tile_threads and segment_items (items per
-    // thread) as CSR's tiles do.
+    // 1 forces the tiles (SpmvPath::csc_tiles, coo_tiles) on any space, -1 the
+    // thread-per-segment kernels (csc_scatter or CSC's private blocks,
+    // coo_runs); 0 lets Libra choose: the tiles on GPUs (1.4x and 2.2x the
+    // segments' speed on an H100), the segments on host spaces (where the
+    // tiles are 8-380x slower). Tests walk both on every space. The tiles take
+    // tile_threads and segment_items (items per thread) as CSR's tiles do.
     int scatter_tiles = 0;
     // CSR's tiles and rows kernels on GPUs: 0 (Libra's choice) and 1 read A's
     // arrays by streaming loads on CUDA (evict first, so that x stays in L2;

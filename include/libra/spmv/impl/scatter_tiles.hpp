@@ -1,6 +1,6 @@
 #pragma once
-// CSC and COO SpMV in tiles, written for GPUs (SpmvOptions' scatter_tiles = 1;
-// not yet Libra's choice, see spmv_scatter_tiles_chosen): y was scaled by beta before,
+// CSC and COO SpMV in tiles, Libra's choice on GPUs (spmv_scatter_tiles_chosen;
+// SpmvOptions' scatter_tiles = 1 forces them anywhere): y was scaled by beta before,
 // and a team per tile adds the tile's products into y with atomics, reading A's arrays
 // with consecutive threads on consecutive entries (coalesced). The
 // thread-per-segment kernels (csc_scatter.hpp, coo_runs.hpp) read 16 or 32
@@ -32,14 +32,16 @@
 
 namespace libra::impl {
 
-// Whether CSC's and COO's scatter take the tiles: where `forced` (SpmvOptions'
-// scatter_tiles) is 1, on any space. Libra's own choice (0) keeps the
-// segments everywhere until the tiles have been measured against them on a
-// GPU: they were written for GPUs, and on 2 host cores they take 8-380x the
-// segments' time (a team barrier for every tile of 16 items).
+// Whether CSC's and COO's scatter take the tiles: on GPUs unless `forced`
+// (SpmvOptions' scatter_tiles) is -1, on any space where it is 1. Measured on
+// an H100 (perf_tests/report/h100/scatter_tiles/: 26 matrices, R-MAT 16-21
+// and two 135-140M-entry bands) the tiles take 0.71x the segments' time for
+// CSC and 0.46x for COO (geometric means), and are faster on every matrix;
+// on 2 host cores they take 8-380x the segments' time (a team barrier for
+// every tile of 16 items: perf_tests/report/host/scatter_tiles/).
 template <class Exec>
 bool spmv_scatter_tiles_chosen(int forced) {
-  return forced > 0;
+  return forced > 0 || (forced == 0 && LaunchTraits<Exec>::is_gpu);
 }
 
 template <class Exec, class ColMap, class Index, class Values, class XView, class YView>
