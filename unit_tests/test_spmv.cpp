@@ -6,8 +6,9 @@
 // ones (carries and atomics on every row), CSR's, CSC's and COO's tiles forced
 // on every space with tiles of 1 and 3 threads, power-law rows and columns, empty
 // rows/columns and empty matrices, every part count for the partial formats
-// applied in order to one y, and the matrix files (../shared/matrices in the
-// `shared` executable). Each call's path is asserted.
+// applied in order to one y, COO's plain adds where its rows are found sorted
+// (and not in a user's unsorted Coo), and the matrix files (../shared/matrices in
+// the `shared` executable). Each call's path is asserted.
 #include <gtest/gtest.h>
 
 #include <KokkosSparse_CrsMatrix.hpp>
@@ -223,7 +224,8 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
                std::to_string(o.tuning.csc_private) + ", csr_tiles " +
                std::to_string(o.tuning.csr_tiles) + " x " +
                std::to_string(o.tuning.tile_threads) + " threads, scatter_tiles " +
-               std::to_string(o.tuning.scatter_tiles));
+               std::to_string(o.tuning.scatter_tiles) + ", coo_sorted_check " +
+               std::to_string(o.tuning.coo_sorted_check));
   const auto A = libra::test::from_ref<S, int, int, Device>(a0);
   const auto a = libra::test::to_ref(A);  // values rounded to S
   libra::test::check_spmv<S, Device, Layout, Rank1>(
@@ -231,6 +233,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
         SpmvStats st;
         bool tail = false;
         bool slots = a.nnz() > 0;  // ELL pads: a fixed width computes without nonzeros
+        std::int64_t coo_nnz = 0;  // the entries COO's kernel ran over (a hybrid's tail)
         switch (f) {
           case Format::csr:
             libra::spmv(Exec(), alpha, A, x, beta, y, o, &st);
@@ -246,6 +249,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
             libra::spmv(Exec(), alpha, libra::to_csc(Exec(), A), x, beta, y, o, &st);
             break;
           case Format::coo:
+            coo_nnz = a.nnz();
             libra::spmv(Exec(), alpha, libra::to_coo(Exec(), A), x, beta, y, o, &st);
             break;
           case Format::ell: {
@@ -260,6 +264,7 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
             eo.overflow = libra::EllOverflow::hybrid;
             const auto E = libra::to_ell(Exec(), A, eo);
             tail = E.tail.nnz() > 0;
+            coo_nnz = E.tail.nnz();
             slots = E.width > 0 || tail;
             libra::spmv(Exec(), alpha, E, x, beta, y, o, &st);
             break;
@@ -296,6 +301,18 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
                 !libra::LaunchTraits<Exec>::is_gpu && Exec().concurrency() == 1;
             EXPECT_EQ(st.plain_adds, o.tuning.plain_adds > 0 ||
                                          (o.tuning.plain_adds == 0 && one_thread));
+          } else if (coo_nnz > 0 && (st.path == SpmvPath::coo_runs ||
+                                     st.path == SpmvPath::ell_rows_tail)) {
+            // Libra's COO and hybrid tail are sorted by row: plain adds inside
+            // segments wherever the order is checked (forced, or multi-threaded
+            // host spaces from 12,288 entries).
+            const int c = o.tuning.coo_sorted_check;
+            const bool checked =
+                c > 0 || (c == 0 && !libra::LaunchTraits<Exec>::is_gpu &&
+                          !std::is_same_v<Exec, Kokkos::Serial> && coo_nnz >= 12288);
+            const int t = o.tuning.scatter_tiles;  // a hybrid's tail may take tiles
+            const bool runs = t < 0 || (t == 0 && !libra::LaunchTraits<Exec>::is_gpu);
+            EXPECT_EQ(st.plain_adds, checked && runs);
           }
         }
       });
@@ -429,9 +446,12 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       check_format<S, Right, false>(a, f, 3, alpha, beta, p);
     }
   }
-  {
+  // COO's runs forced, with the rows' order checked (plain adds inside
+  // segments), not checked, and as Libra chooses.
+  for (int check : {1, -1, 0}) {
     SpmvOptions p = o;
     p.tuning.scatter_tiles = -1;
+    p.tuning.coo_sorted_check = check;
     for (Format f : {Format::coo, Format::pcoo, Format::ell_hybrid}) {
       check_format<S, Left, true>(a, f, 1, alpha, beta, p);
       check_format<S, Right, false>(a, f, 3, alpha, beta, p);
@@ -454,6 +474,76 @@ TEST(Spmv, AlphaBeta) {
     check_all<double>(a, alpha, beta);
     check_all<double>(a, alpha, beta, segments(3));
     check_all<float>(a, alpha, beta, segments(11));
+  }
+}
+
+// A user's Coo holding `t`'s entries in the order given (duplicates summed by
+// the product).
+libra::Coo<double, int, int, Device> user_coo(std::int64_t rows, std::int64_t cols,
+                                              const std::vector<libra::ref::Triplet>& t) {
+  using C = libra::Coo<double, int, int, Device>;
+  typename C::index_type ri("row_idx", t.size()), ci("col_idx", t.size());
+  typename C::values_type v("values", t.size());
+  auto hr = Kokkos::create_mirror_view(ri);
+  auto hc = Kokkos::create_mirror_view(ci);
+  auto hv = Kokkos::create_mirror_view(v);
+  for (std::size_t e = 0; e < t.size(); ++e) {
+    hr(e) = static_cast<int>(std::get<0>(t[e]));
+    hc(e) = static_cast<int>(std::get<1>(t[e]));
+    hv(e) = std::get<2>(t[e]);
+  }
+  Kokkos::deep_copy(ri, hr);
+  Kokkos::deep_copy(ci, hc);
+  Kokkos::deep_copy(v, hv);
+  return C(static_cast<int>(rows), static_cast<int>(cols), ri, ci, v);
+}
+
+// COO's runs add rows inside segments plainly only where the rows never
+// decrease: sorted (Libra's order, with Libra's choice on a matrix past the
+// check's threshold), in reverse order with duplicates split, and two sorted
+// halves swapped so that only the comparison across the segments' boundary
+// tells (the result cannot: their rows are disjoint).
+TEST(Spmv, CooRowOrderDecidesPlainAdds) {
+  const auto a = libra::ref::random(3000, 2000, 8, 31);  // past 12,288 entries
+  ASSERT_GE(a.nnz(), 12288);
+  const auto sorted = libra::ref::to_triplets(a);
+  std::vector<libra::ref::Triplet> reversed;
+  for (auto e = sorted.rbegin(); e != sorted.rend(); ++e) {
+    const auto& [i, j, v] = *e;
+    reversed.emplace_back(i, j, 0.25 * v);  // the two sum to the value, to rounding
+    reversed.emplace_back(i, j, 0.75 * v);
+  }
+  const std::size_t half = sorted.size() / 2;
+  std::vector<libra::ref::Triplet> swapped(sorted.begin() + half, sorted.end());
+  swapped.insert(swapped.end(), sorted.begin(), sorted.begin() + half);
+  const bool host_threads =
+      !libra::LaunchTraits<Exec>::is_gpu && !std::is_same_v<Exec, Kokkos::Serial>;
+  struct Case {
+    const char* name;
+    const std::vector<libra::ref::Triplet>* entries;
+    bool in_order;
+  };
+  for (const Case& c : {Case{"sorted", &sorted, true}, Case{"reversed", &reversed, false},
+                        Case{"halves swapped", &swapped, false}}) {
+    const auto A = user_coo(a.rows, a.cols, *c.entries);
+    for (int check : {0, 1}) {
+      SCOPED_TRACE(std::string(c.name) + ", coo_sorted_check " + std::to_string(check));
+      SpmvOptions o;
+      o.tuning.scatter_tiles = -1;  // the runs kernel on every space
+      if (check > 0) {
+        o.tuning.coo_sorted_check = 1;
+        // The halves' boundary between two segments.
+        o.tuning.segment_items = static_cast<std::int64_t>(sorted.size() - half);
+      }
+      libra::test::check_spmv<double, Device, Left, true>(
+          a, 1, 1.5, -0.5, [&](const auto& x, const auto& y) {
+            SpmvStats st;
+            libra::spmv(Exec(), 1.5, A, x, -0.5, y, o, &st);
+            EXPECT_EQ(st.path, SpmvPath::coo_runs);
+            EXPECT_EQ(st.plain_adds, c.in_order && (check > 0 || host_threads));
+            if (check > 0 && c.entries == &swapped) EXPECT_EQ(st.segments, 2u);
+          });
+    }
   }
 }
 

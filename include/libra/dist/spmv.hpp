@@ -1050,8 +1050,10 @@ class Spmv {
       times_.path = SpmvPath::scale_only;
     } else if (options_.format == PartFormat::coo) {
       Kokkos::deep_copy(exec_, y, S(0));
+      bool plain;
       libra::impl::spmv_coo_add(exec_, part_.idx, part_.idx2, part_.values, xc, y,
-                                part_.start, alpha, options_.local.tuning, times_.path);
+                                part_.start, alpha, options_.local.tuning, times_.path,
+                                plain);
     } else {
       SpmvStats st;
       libra::impl::spmv_csr(exec_, part_.offsets, part_.idx, part_.values, part_.lines(),

@@ -81,6 +81,12 @@ struct SpmvOptions {
     // tiles are 8-380x slower). Tests walk both on every space. The tiles take
     // tile_threads and segment_items (items per thread) as CSR's tiles do.
     int scatter_tiles = 0;
+    // COO's runs kernel first checks that the rows never decrease (Libra's Coo
+    // is sorted; a user's may be in any order); where they do not, a row inside
+    // a segment is added without an atomic (SpmvStats::plain_adds). 1 checks
+    // on any space and size, -1 never; 0 on host spaces with more than one
+    // thread, from 12,288 nonzeros (impl/coo_runs.hpp). Tests walk all three.
+    int coo_sorted_check = 0;
     // CSR's tiles and rows kernels on GPUs: 0 (Libra's choice) and 1 read A's
     // arrays by streaming loads on CUDA (evict first, so that x stays in L2;
     // spmv/impl/loads.hpp), -1 by plain loads. Host spaces always read plainly.
@@ -100,7 +106,8 @@ struct SpmvStats {
   SpmvPath path = SpmvPath::none;
   std::uint64_t segments = 0;  // work items of the balanced kernel
   std::uint64_t flops = 0;     // 2 * nnz * K (0 when alpha == 0)
-  bool plain_adds = false;     // csc_scatter added without atomics
+  bool plain_adds = false;     // csc_scatter added without atomics, or coo_runs
+                               // rows inside segments (A's rows found sorted)
   bool planned = false;        // csr_tiles read their coordinates from a plan (plan.hpp)
   bool streamed = false;       // csr_tiles / csr_rows read A by streaming loads (CUDA)
   bool row_sums = false;       // csr_tiles summed each (whole) row by one thread (with

@@ -152,9 +152,10 @@ void spmv_partitioned(const Exec& exec,
       } else if constexpr (impl::is_partial_coo<Part>::value) {
         impl::spmv_scale_rows(exec, buf, off, off + p.lines(), S(0), S(0));
         SpmvPath path;
+        bool plain;
         impl::spmv_coo_add(exec, p.row_idx, p.col_idx, p.values, xc, buf,
                            static_cast<std::int64_t>(p.start) - off, alpha,
-                           options.tuning, path);
+                           options.tuning, path, plain);
       } else {
         impl::spmv_csr_merge_path(
             exec,

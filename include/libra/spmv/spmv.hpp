@@ -252,7 +252,7 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Coo<S, O, Off, D
     if (alpha == S(0) || A.nnz() == 0) return;
     SpmvPath path;
     const auto seg = impl::spmv_coo_add(exec, A.row_idx, A.col_idx, A.values, xc, y, 0,
-                                        alpha, options.tuning, path);
+                                        alpha, options.tuning, path, st.plain_adds);
     impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
   });
 }
@@ -268,8 +268,9 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha,
         st.path = SpmvPath::scale_only;
         if (alpha == S(0) || A.nnz() == 0) return;
         SpmvPath path;
-        const auto seg = impl::spmv_coo_add(exec, A.row_idx, A.col_idx, A.values, xc, y,
-                                            0, alpha, options.tuning, path);
+        const auto seg =
+            impl::spmv_coo_add(exec, A.row_idx, A.col_idx, A.values, xc, y, 0, alpha,
+                               options.tuning, path, st.plain_adds);
         impl::spmv_note<S>(st, path, seg, A.nnz(), impl::spmv_columns(y));
       });
 }
@@ -292,7 +293,7 @@ void spmv(const Exec& exec, impl::spmv_scalar_t<S> alpha, const Ell<S, O, Off, D
     SpmvPath tail_path;
     const auto seg =
         impl::spmv_coo_add(exec, A.tail.row_idx, A.tail.col_idx, A.tail.values, xc, y, 0,
-                           alpha, options.tuning, tail_path);
+                           alpha, options.tuning, tail_path, st.plain_adds);
     impl::spmv_note<S>(st, SpmvPath::ell_rows_tail, A.num_rows + seg,
                        nnz_ell + A.tail.nnz(), K);
   });

@@ -226,20 +226,23 @@ std::int64_t spmv_coo_tiles(const Exec& exec, const Index& row_idx, const Index&
 }
 
 // COO's nonzeros into Y (scaled before) by the tiles or the runs kernel, as
-// `tuning.scatter_tiles` and the space choose; `path` says which.
+// `tuning.scatter_tiles` and the space choose; `path` says which, `plain`
+// whether the runs added rows inside segments without atomics.
 template <class Exec, class Index, class Values, class XView, class YView>
 std::int64_t spmv_coo_add(const Exec& exec, const Index& row_idx, const Index& col_idx,
                           const Values& values, const XView& X, const YView& Y,
                           std::int64_t row_shift,
                           typename YView::non_const_value_type alpha,
-                          const SpmvOptions::Tuning& tuning, SpmvPath& path) {
+                          const SpmvOptions::Tuning& tuning, SpmvPath& path,
+                          bool& plain) {
+  plain = false;
   if (spmv_scatter_tiles_chosen<Exec>(tuning.scatter_tiles)) {
     path = SpmvPath::coo_tiles;
     return spmv_coo_tiles(exec, row_idx, col_idx, values, X, Y, row_shift, alpha, tuning);
   }
   path = SpmvPath::coo_runs;
   return spmv_coo_runs(exec, row_idx, col_idx, values, X, Y, row_shift, alpha,
-                       tuning.segment_items);
+                       tuning.segment_items, tuning.coo_sorted_check, plain);
 }
 
 // CSC's nonzeros (a pCSC's local columns, x read at x_base + column) into Y at
