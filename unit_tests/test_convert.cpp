@@ -10,6 +10,7 @@
 #include "libra/format/mirror.hpp"
 #include "support/compare.hpp"
 #include "support/test_space.hpp"
+#include "support/user_coo.hpp"
 
 namespace convert_test {
 
@@ -89,21 +90,7 @@ TYPED_TEST(Convert, CooSortsAndSumsDuplicates) {
     }
     std::shuffle(t.begin(), t.end(), rng);
     const auto expected = libra::ref::from_triplets(m.rows, m.cols, t);
-    typename Coo::index_type r("r", t.size()), c("c", t.size());
-    typename Coo::values_type v("v", t.size());
-    auto hr = Kokkos::create_mirror_view(r);
-    auto hc = Kokkos::create_mirror_view(c);
-    auto hv = Kokkos::create_mirror_view(v);
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      hr(i) = static_cast<typename T::Ordinal>(std::get<0>(t[i]));
-      hc(i) = static_cast<typename T::Ordinal>(std::get<1>(t[i]));
-      hv(i) = static_cast<typename T::Scalar>(std::get<2>(t[i]));
-    }
-    Kokkos::deep_copy(r, hr);
-    Kokkos::deep_copy(c, hc);
-    Kokkos::deep_copy(v, hv);
-    const Coo A(static_cast<typename T::Ordinal>(m.rows),
-                static_cast<typename T::Ordinal>(m.cols), r, c, v);
+    const auto A = libra::test::user_coo<Coo>(m.rows, m.cols, t);
     const auto B = libra::to_csr(Exec(), A);
     EXPECT_TRUE(libra::test::same_matrix(expected, libra::test::to_ref(B), T::tol()));
     // And back: CSR -> COO is sorted by row, then column.

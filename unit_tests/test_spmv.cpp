@@ -26,6 +26,7 @@
 #include "support/spmv_check.hpp"
 #include "support/test_space.hpp"
 #include "support/tool_events.hpp"
+#include "support/user_coo.hpp"
 
 namespace spmv_test {
 
@@ -477,27 +478,6 @@ TEST(Spmv, AlphaBeta) {
   }
 }
 
-// A user's Coo holding `t`'s entries in the order given (duplicates summed by
-// the product).
-libra::Coo<double, int, int, Device> user_coo(std::int64_t rows, std::int64_t cols,
-                                              const std::vector<libra::ref::Triplet>& t) {
-  using C = libra::Coo<double, int, int, Device>;
-  typename C::index_type ri("row_idx", t.size()), ci("col_idx", t.size());
-  typename C::values_type v("values", t.size());
-  auto hr = Kokkos::create_mirror_view(ri);
-  auto hc = Kokkos::create_mirror_view(ci);
-  auto hv = Kokkos::create_mirror_view(v);
-  for (std::size_t e = 0; e < t.size(); ++e) {
-    hr(e) = static_cast<int>(std::get<0>(t[e]));
-    hc(e) = static_cast<int>(std::get<1>(t[e]));
-    hv(e) = std::get<2>(t[e]);
-  }
-  Kokkos::deep_copy(ri, hr);
-  Kokkos::deep_copy(ci, hc);
-  Kokkos::deep_copy(v, hv);
-  return C(static_cast<int>(rows), static_cast<int>(cols), ri, ci, v);
-}
-
 // COO's runs add rows inside segments plainly only where the rows never
 // decrease: sorted (Libra's order, with Libra's choice on a matrix past the
 // check's threshold), in reverse order with duplicates split, and two sorted
@@ -525,7 +505,8 @@ TEST(Spmv, CooRowOrderDecidesPlainAdds) {
   };
   for (const Case& c : {Case{"sorted", &sorted, true}, Case{"reversed", &reversed, false},
                         Case{"halves swapped", &swapped, false}}) {
-    const auto A = user_coo(a.rows, a.cols, *c.entries);
+    const auto A = libra::test::user_coo<libra::Coo<double, int, int, Device>>(
+        a.rows, a.cols, *c.entries);
     for (int check : {0, 1}) {
       SCOPED_TRACE(std::string(c.name) + ", coo_sorted_check " + std::to_string(check));
       SpmvOptions o;
