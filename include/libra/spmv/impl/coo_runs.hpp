@@ -54,7 +54,7 @@ struct SpmvCooRuns {
 
 // The fewest nonzeros for which Libra checks the rows' order (below, the check's
 // launch cost more than the atomics it spares: cage8, 11,003 nonzeros, 1.1x the
-// time with it on 2 host cores; bcsstm25, 15,439, 0.56x).
+// time with it on 2 host cores; bcsstm25, 15,439, 0.62x).
 inline constexpr std::int64_t spmv_coo_sorted_check_min = 12288;
 
 // Whether the runs kernel checks the rows' order first: on host spaces with
