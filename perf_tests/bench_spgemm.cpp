@@ -28,6 +28,8 @@
 // their defaults), LIBRA_BENCH_SMALL_NNZ, _SMALL_TABLE, _SMALL_SPILL and
 // _SMALL_SPILL_PRODUCTS the small path's small_nnz, small_table, small_spill
 // and small_spill_products, LIBRA_BENCH_HOST_SORT_PRODUCTS host_sort_products,
+// LIBRA_BENCH_HOST_SORT_COLUMNS host_sort_columns, LIBRA_BENCH_HOST_SORT_AVERAGE
+// host_sort_average (0: any),
 // LIBRA_BENCH_HOST_DIRECT_ENTRIES tuning.host_direct_entries,
 // LIBRA_BENCH_HOST_MARK_COLUMNS host_mark_columns, LIBRA_BENCH_HOST_FLAG_SPAN
 // host_flag_span, LIBRA_BENCH_HOST_RANK_COLUMNS host_rank_columns,
@@ -263,6 +265,12 @@ class LibraRunner : public Runner {
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_PRODUCTS")) {
       options_.tuning.host_sort_products = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_COLUMNS")) {
+      options_.tuning.host_sort_columns = *v;
+    }
+    if (const auto v = env_int("LIBRA_BENCH_HOST_SORT_AVERAGE")) {
+      options_.tuning.host_sort_average = static_cast<double>(*v);
     }
     if (const auto v = env_int("LIBRA_BENCH_HOST_DIRECT_ENTRIES")) {
       options_.tuning.host_direct_entries = static_cast<int>(*v);
