@@ -33,6 +33,9 @@
 // LIBRA_BENCH_SPMV_ROW_SUMS=1 forces libra_csr's and libra_csr_plan's row sums
 // where every row fits half a tile, 2 forbids them (tile_row_sums 1, -1;
 // default: Libra's);
+// LIBRA_BENCH_SPMV_WHOLE_ROWS=1 has libra_csr's and libra_csr_plan's merge path
+// (host spaces) sum whole rows without carries, 2 forbids it (csr_whole_rows 1,
+// -1; default: Libra's);
 // LIBRA_BENCH_SPMV_SCATTER=1 forces libra_csc's and libra_coo's tiles, 2 their
 // thread-per-segment kernels (scatter_tiles 1, -1; default: Libra's), and
 // LIBRA_BENCH_SPMV_ITEMS and _THREADS set their shape too;
@@ -143,7 +146,7 @@ const char* name_of(Algorithm a) {
 }
 
 // libra_csr's options: LIBRA_BENCH_SPMV_ITEMS and _THREADS set the tiles' shape,
-// _LOADS the load hints.
+// _LOADS the load hints, _WHOLE_ROWS the host merge path's whole rows.
 SpmvOptions csr_options(bool merge) {
   SpmvOptions o;
   const long long plain = env_number("LIBRA_BENCH_SPMV_LOADS");
@@ -161,6 +164,9 @@ SpmvOptions csr_options(bool merge) {
   const long long sums = env_number("LIBRA_BENCH_SPMV_ROW_SUMS");
   if (sums > 2) throw ArgumentError("LIBRA_BENCH_SPMV_ROW_SUMS is 1, 2 or unset");
   o.tuning.tile_row_sums = sums == 1 ? 1 : sums == 2 ? -1 : 0;
+  const long long whole = env_number("LIBRA_BENCH_SPMV_WHOLE_ROWS");
+  if (whole > 2) throw ArgumentError("LIBRA_BENCH_SPMV_WHOLE_ROWS is 1, 2 or unset");
+  o.tuning.csr_whole_rows = whole == 1 ? 1 : whole == 2 ? -1 : 0;
   if (merge) {
     o.tuning.csr_tiles = -1;
   } else {

@@ -290,6 +290,16 @@ void check_format(const libra::ref::Matrix& a0, Format f, std::int64_t K, double
         } else {
           expect_path(st.path, f, tail, Rank1, o);
           if (f != Format::csr_planned && f != Format::csr) EXPECT_FALSE(st.row_sums);
+          // The merge path's whole rows: where forced, or on host spaces for
+          // paths within csr_whole_rows_max_path.
+          if (st.path == SpmvPath::csr_merge_path) {
+            const int w = o.tuning.csr_whole_rows;
+            EXPECT_EQ(st.whole_rows,
+                      w > 0 || (w == 0 && !libra::LaunchTraits<Exec>::is_gpu &&
+                                a.rows + a.nnz() <= o.tuning.csr_whole_rows_max_path));
+          } else {
+            EXPECT_FALSE(st.whole_rows);
+          }
           // A read by streaming loads in the tiles and rows kernels on CUDA,
           // unless forbidden.
           const bool csr_kernel =
@@ -361,6 +371,24 @@ void check_all(const libra::ref::Matrix& a, double alpha, double beta,
       for (Format f : {Format::csr_planned, Format::pcsr_planned}) {
         check_format<S, Left, true>(a, f, 1, alpha, beta, p);
         check_format<S, Right, true>(a, f, 1, alpha, beta, p);
+      }
+    }
+  }
+  // CSR's merge path summing whole rows forced and forbidden (carries), and
+  // Libra's choice past its longest path, in segments short enough to cut
+  // rows and long ones.
+  for (const auto& [whole, longest] :
+       std::vector<std::pair<int, std::int64_t>>{{1, 0}, {-1, 0}, {0, 1}}) {
+    for (const std::int64_t items :
+         {std::int64_t(3), std::int64_t(40), std::int64_t(0)}) {
+      SpmvOptions p = o;
+      p.tuning.csr_tiles = -1;
+      p.tuning.csr_whole_rows = whole;
+      if (longest > 0) p.tuning.csr_whole_rows_max_path = longest;
+      p.tuning.segment_items = items;
+      for (Format f : {Format::csr, Format::pcsr}) {
+        check_format<S, Left, true>(a, f, 1, alpha, beta, p);
+        check_format<S, Right, false>(a, f, 3, alpha, beta, p);
       }
     }
   }
@@ -981,7 +1009,8 @@ TEST(Spmv, CsrMergePathWithKeptCarriesAllocatesNothing) {
   Kokkos::View<double**, Right, Device> X("X", a.cols, 3), Y("Y", a.rows, 3),
       Y2("Y2", a.rows, 3);
   Kokkos::deep_copy(X, 0.25);
-  const SpmvOptions o = segments(4);  // many segments: carries on cut rows
+  SpmvOptions o = segments(4);  // many segments: carries on cut rows
+  o.tuning.csr_whole_rows = -1;
   libra::impl::CsrKept<double, Device::memory_space> kept;
   const auto call = [&](double beta) {
     SpmvPath path;

@@ -99,6 +99,13 @@ struct SpmvOptions {
     // its boundaries, which Libra chooses on paths (rows + nonzeros) of at
     // least 2^26 only: the call waits for the longest row's value.
     int tile_row_sums = 0;
+    // CSR's thread-per-segment merge path (host spaces, blocks of vectors):
+    // 1 has each segment sum the rows that end in it whole, with no carries
+    // between segments and one launch (SpmvStats::whole_rows), -1 never, 0 on
+    // host spaces for paths (rows + nonzeros) of at most
+    // csr_whole_rows_max_path (impl/csr_merge_path.hpp says why).
+    int csr_whole_rows = 0;
+    std::int64_t csr_whole_rows_max_path = std::int64_t(1) << 18;
   } tuning;
 };
 
@@ -112,6 +119,7 @@ struct SpmvStats {
   bool streamed = false;       // csr_tiles / csr_rows read A by streaming loads (CUDA)
   bool row_sums = false;       // csr_tiles summed each (whole) row by one thread (with
                                // a plan, or on row starts found for the call)
+  bool whole_rows = false;     // csr_merge_path's segments summed whole rows (no carries)
 };
 
 }  // namespace libra

@@ -35,7 +35,8 @@ std::int64_t spmv_csr(
         nullptr,
     const TilePlan<typename Exec::memory_space>* plan = nullptr,
     SpmvStats* stats = nullptr) {
-  if (stats) stats->planned = stats->streamed = stats->row_sums = false;
+  if (stats)
+    stats->planned = stats->streamed = stats->row_sums = stats->whole_rows = false;
   const auto a = csr_spmv_args(row_map, col_idx, values, rows, X, Y, alpha, beta,
                                beta_first, y_base);
   if constexpr (YView::rank == 1) {
@@ -61,8 +62,11 @@ std::int64_t spmv_csr(
     }
   }
   path = SpmvPath::csr_merge_path;
+  const bool whole = spmv_csr_whole_rows<Exec>(tuning.csr_whole_rows, rows + a.nnz(),
+                                               tuning.csr_whole_rows_max_path);
+  if (stats) stats->whole_rows = whole;
   return spmv_csr_merge_path(exec, a, tuning.segment_items,
-                             kept ? &kept->carries : nullptr);
+                             kept ? &kept->carries : nullptr, whole);
 }
 
 }  // namespace libra::impl

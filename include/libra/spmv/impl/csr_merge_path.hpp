@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "libra/algorithms/merge_path.hpp"
+#include "libra/core/launch_traits.hpp"
 #include "libra/spmv/impl/common.hpp"
 
 namespace libra::impl {
@@ -24,7 +25,11 @@ struct MergePathCarries {
   Kokkos::View<std::int64_t*, Mem> carry_row;
 };
 
-template <class Exec, class Args>
+// WholeRows: each segment sums the rows that end in it whole, the part of its
+// first row that earlier segments walked included, and leaves the row it ends
+// inside to the segment it ends in: no carries (none allocated; `carry` is
+// empty, K wide).
+template <class Exec, class Args, bool WholeRows = false>
 struct SpmvCsrMergePath {
   using S = typename Args::S;
   using mem = typename Exec::memory_space;
@@ -53,7 +58,7 @@ struct SpmvCsrMergePath {
         spmv_k<typename Args::y_type>(static_cast<std::int64_t>(carry.extent(1)));
     for (std::int64_t i = i0; i < i1; ++i) {  // rows that end in this segment
       const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i));
-      const std::int64_t pb = rb > j0 ? rb : j0;
+      const std::int64_t pb = WholeRows || rb > j0 ? rb : j0;
       const std::int64_t pe = static_cast<std::int64_t>(a.row_map(i + 1));
       const S b = a.row_beta(i);
       for (std::int64_t k = 0; k < K; ++k) {
@@ -61,16 +66,18 @@ struct SpmvCsrMergePath {
         spmv_write(spmv_at(a.Y, a.y_base + i, k), b, a.alpha, sum);
       }
     }
-    std::int64_t cr = -1;
-    if (i1 < rows) {  // the row this segment ends inside, if it holds some of it
-      const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i1));
-      const std::int64_t pb = rb > j0 ? rb : j0;
-      if (j1 > pb) {
-        cr = a.y_base + i1;
-        for (std::int64_t k = 0; k < K; ++k) carry(t, k) = row_sum(pb, j1, k);
+    if constexpr (!WholeRows) {
+      std::int64_t cr = -1;
+      if (i1 < rows) {  // the row this segment ends inside, if it holds some of it
+        const std::int64_t rb = static_cast<std::int64_t>(a.row_map(i1));
+        const std::int64_t pb = rb > j0 ? rb : j0;
+        if (j1 > pb) {
+          cr = a.y_base + i1;
+          for (std::int64_t k = 0; k < K; ++k) carry(t, k) = row_sum(pb, j1, k);
+        }
       }
+      carry_row(t) = cr;
     }
-    carry_row(t) = cr;
   }
 };
 
@@ -90,17 +97,40 @@ struct SpmvCarryFix {
   }
 };
 
-// Returns the number of segments.
+// Whether the merge path sums whole rows (SpmvOptions::Tuning::csr_whole_rows:
+// 0 on host spaces for paths of at most csr_whole_rows_max_path items, 1 on
+// any space and path, -1 never). The carries' allocation and second launch
+// cost a small product as much as its sums: on 2 host cores whole rows took
+// 0.63-0.85x the time on the shared matrices of up to 34,000 path items and
+// 0.90-0.98x up to 2^18 (perf_tests/report/host/csr_whole_rows/). A segment
+// may sum one row more than its share (the longest row at most), which on
+// longer paths could cost more than the launch saves, and on GPUs, where
+// segments are 32 items, would undo the balance.
+template <class Exec>
+bool spmv_csr_whole_rows(int forced, std::int64_t total, std::int64_t max_path) {
+  if (forced != 0) return forced > 0;
+  return !LaunchTraits<Exec>::is_gpu && total <= max_path;
+}
+
+// Returns the number of segments. `whole_rows`: spmv_csr_whole_rows's answer.
 template <class Exec, class Args>
 std::int64_t spmv_csr_merge_path(
     const Exec& exec, const Args& a, std::int64_t forced_items,
-    MergePathCarries<typename Args::S, typename Exec::memory_space>* kept = nullptr) {
+    MergePathCarries<typename Args::S, typename Exec::memory_space>* kept = nullptr,
+    bool whole_rows = false) {
   using S = typename Args::S;
   using mem = typename Exec::memory_space;
   const std::int64_t K = spmv_columns(a.Y);
   const std::int64_t total = a.rows + a.nnz();
   const std::int64_t items = spmv_segment_items(exec, total, K, forced_items);
   const std::int64_t segments = (total + items - 1) / items;
+  if (whole_rows) {
+    const Kokkos::View<S**, Kokkos::LayoutRight, mem> none(nullptr, 0, K);
+    Kokkos::parallel_for("libra::spmv::csr::merge_path_rows",
+                         Kokkos::RangePolicy<Exec>(exec, 0, segments),
+                         SpmvCsrMergePath<Exec, Args, true>{a, items, none, {}});
+    return segments;
+  }
   MergePathCarries<S, mem> own;
   MergePathCarries<S, mem>& c = kept ? *kept : own;
   if (static_cast<std::int64_t>(c.carry_row.extent(0)) < segments ||
