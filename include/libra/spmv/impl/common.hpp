@@ -134,18 +134,29 @@ KOKKOS_INLINE_FUNCTION void spmv_add(T& target, T value) {
 // thread (the path is balanced, more would only add carries), and short
 // segments on a GPU, a thread each, so that the device fills up.
 // `forced` > 0 (SpmvOptions' tuning, for tests) overrides the choice.
+// `whole_rows`: CSR's segments that leave no carries (csr_merge_path.hpp) take
+// one segment a host thread of at least 512 items: the carries' rule of two of
+// at least 2,048 gave olm1000 (4,996 items) three segments on two threads, and
+// one a thread took 0.79x that time (0.88x abb313, the others within 4%; 2 host
+// cores, perf_tests/report/host/csr_whole_rows/).
 template <class Exec>
 std::int64_t spmv_segment_items(const Exec& exec, std::int64_t total, std::int64_t K,
-                                std::int64_t forced) {
+                                std::int64_t forced, bool whole_rows = false) {
   if (forced > 0) return forced;
   std::int64_t items;
   if constexpr (LaunchTraits<Exec>::is_gpu) {
     (void)exec;
+    (void)whole_rows;
     items = K > 1 ? 16 : 32;
   } else {
     const std::int64_t workers = static_cast<std::int64_t>(exec.concurrency());
-    items = (total + 2 * workers - 1) / (2 * workers);
-    if (items < 2048) items = 2048;  // tiny problems: one segment, no carries
+    if (whole_rows) {
+      items = (total + workers - 1) / workers;
+      if (items < 512) items = 512;
+    } else {
+      items = (total + 2 * workers - 1) / (2 * workers);
+      if (items < 2048) items = 2048;  // tiny problems: one segment, no carries
+    }
   }
   (void)K;
   return items > 0 ? items : 1;

@@ -8,7 +8,6 @@
 // pCSR whose first row an earlier part began (its start flag), so beta is
 // applied once. Y(y_base + i) is written for local row i.
 #include <Kokkos_Core.hpp>
-#include <algorithm>
 #include <cstdint>
 
 #include "libra/algorithms/merge_path.hpp"
@@ -123,27 +122,14 @@ std::int64_t spmv_csr_merge_path(
   using mem = typename Exec::memory_space;
   const std::int64_t K = spmv_columns(a.Y);
   const std::int64_t total = a.rows + a.nnz();
-  const std::int64_t items = spmv_segment_items(exec, total, K, forced_items);
+  const std::int64_t items = spmv_segment_items(exec, total, K, forced_items, whole_rows);
   const std::int64_t segments = (total + items - 1) / items;
   if (whole_rows) {
-    // Without carries to keep few, host spaces take one segment a thread (of
-    // at least 512 items): spmv_segment_items' two a thread of at least 2,048
-    // gave olm1000 (4,996 items) three segments on two threads, and one a
-    // thread took 0.79x that time (0.88x abb313, the others within 4%; 2 host
-    // cores, perf_tests/report/host/csr_whole_rows/).
-    std::int64_t fine = items;
-    if constexpr (!LaunchTraits<Exec>::is_gpu) {
-      if (forced_items <= 0) {
-        const std::int64_t workers = std::max(1, exec.concurrency());
-        fine = std::max<std::int64_t>((total + workers - 1) / workers, 512);
-      }
-    }
-    const std::int64_t n = (total + fine - 1) / fine;
     const Kokkos::View<S**, Kokkos::LayoutRight, mem> none(nullptr, 0, K);
     Kokkos::parallel_for("libra::spmv::csr::merge_path_rows",
-                         Kokkos::RangePolicy<Exec>(exec, 0, n),
-                         SpmvCsrMergePath<Exec, Args, true>{a, fine, none, {}});
-    return n;
+                         Kokkos::RangePolicy<Exec>(exec, 0, segments),
+                         SpmvCsrMergePath<Exec, Args, true>{a, items, none, {}});
+    return segments;
   }
   MergePathCarries<S, mem> own;
   MergePathCarries<S, mem>& c = kept ? *kept : own;
