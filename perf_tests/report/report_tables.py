@@ -86,10 +86,13 @@ def header(results, what):
                  f"Kokkos Kernels {ctx.get('kokkos_kernels_version', '?')}")
     lines.append(f"- Libra {ctx.get('libra_version', '?')}, git {ctx.get('libra_git_hash', '?')}"
                  f", {ctx.get('build_type', '?')} build, {ctx.get('compiler', '?')}")
+    where = ("one process per matrix" if what in results.get("one_process", [])
+             else "each case in its own process")
     lines.append(f"- Run {ctx.get('date', results['generated'])}, median of "
-                 f"{results['repetitions']} repetitions per case, each case in its own "
-                 f"process; load average at start {load_average(ctx)}")
-    return lines + mixed_machines(results, what) + [""]
+                 f"{results['repetitions']} repetitions per case, {where}; "
+                 f"load average at start {load_average(ctx)}")
+    notes = [f"- {n}" for n in results.get("notes", {}).get(what, [])]
+    return lines + notes + mixed_machines(results, what) + [""]
 
 
 def by_matrix(cases, bench):

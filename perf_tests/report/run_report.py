@@ -5,7 +5,10 @@ Every (matrix, algorithm) of bench_spgemm, (matrix, K, algorithm) of bench_spmm 
 (matrix, conversion) of bench_convert
 runs in its own process with --benchmark_format=json, so that a crash (Kokkos
 Kernels' SpGEMM on Hopper GPUs) is recorded as "crash (SIGNAL)" for that case
-instead of ending the report. Writes into --out:
+instead of ending the report. `--one-process spmm` runs that benchmark's cases one
+process per matrix instead (for benchmarks that do not crash: each process loads its
+matrix again; a process that dies or runs out of time marks that matrix's cases as
+crashed or not run). Writes into --out:
   results.json          every case: status, median time, counters, messages
   spgemm.md, spgemm.png  SpGEMM table (with Libra/baseline ratios) and chart
   spmm.md               SpMM table (GFLOP/s per matrix and K, Libra/baseline ratios)
@@ -58,6 +61,11 @@ def parse_args():
                    help="stop starting cases after this many seconds (0: no limit); "
                    "cases left are 'not run', to be finished with --resume")
     p.add_argument("--resume", help="an earlier results.json: its finished cases are kept")
+    p.add_argument("--one-process", choices=BENCHMARKS, action="append", default=[],
+                   help="run this benchmark's cases one process per matrix (repeatable)")
+    p.add_argument("--min-time", type=float, default=0,
+                   help="Google Benchmark's --benchmark_min_time per repetition, in "
+                   "seconds (0: its default, 0.5 s)")
     p.add_argument("--title", default="", help="report title (e.g. the machine's role)")
     p.add_argument("--render-only", metavar="RESULTS_JSON",
                    help="run nothing: write the tables and charts of this results.json")
@@ -99,6 +107,8 @@ def executable(build_dir, bench):
 
 def base_command(exe, args, specs):
     cmd = [str(exe), f"--libra_repetitions={args.repetitions}"]
+    if args.min_time > 0:
+        cmd.append(f"--benchmark_min_time={args.min_time}")
     if specs is not None:
         cmd.append("--libra_matrices=" + ",".join(specs))
     return cmd
@@ -204,6 +214,40 @@ def run_case(exe, args, specs, case, timeout):
         return result, data.get("context")
 
 
+def run_together(exe, args, specs, cases, timeout):
+    """Runs `cases` in one process: their results, in order, and the run's context."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_file = Path(tmp) / "out.json"
+        cmd = base_command(exe, args, specs) + [
+            "--benchmark_filter=" + "|".join(regex_exact(c) for c in cases),
+            "--benchmark_format=json", f"--benchmark_out={out_file}",
+            "--benchmark_out_format=json"]
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                                  check=False)
+            failure = "crash" if proc.returncode != 0 else "error"
+            tail = proc.stderr[-2000:].strip()
+        except subprocess.TimeoutExpired:
+            failure, tail = "timeout", f"killed after {timeout:.0f} s"
+        seconds = (time.monotonic() - start) / max(len(cases), 1)
+        try:
+            data = json.loads(out_file.read_text())
+        except (OSError, ValueError):
+            data = {}
+        finished = {b.get("run_name", b["name"]) for b in data.get("benchmarks", [])}
+        results = []
+        for case in cases:
+            if case in finished:
+                result = result_from_json(case, data)
+            else:
+                result = {"status": failure,
+                          "message": tail or "no result in the benchmark output"}
+            result["seconds"] = seconds
+            results.append(result)
+        return results, data.get("context")
+
+
 def main():
     args = parse_args()
     out = Path(args.out)
@@ -224,6 +268,7 @@ def main():
     cases = []
     for bench in args.only or BENCHMARKS:
         exe = executable(args.build_dir, bench)
+        together = []
         for case in list_cases(exe, args, specs):
             if any(s in case for s in args.skip):
                 continue
@@ -239,6 +284,9 @@ def main():
                 entry.update(status="not run", message="time budget spent")
                 cases.append(entry)
                 continue
+            if bench in args.one_process:
+                together.append(entry)
+                continue
             timeout = args.timeout if left is None else min(args.timeout, left)
             result, context = run_case(exe, args, specs, case, timeout)
             if result["status"] == "timeout" and left is not None and timeout < args.timeout:
@@ -252,12 +300,32 @@ def main():
                   + (f" {entry['median_ms']:.3f} ms" if "median_ms" in entry else "")
                   + (f" ({entry['message'][:200]})" if entry["status"] != "ok" else ""),
                   flush=True)
+        for matrix in dict.fromkeys(e["matrix"] for e in together):
+            group = [e for e in together if e["matrix"] == matrix]
+            left = args.time_budget - (time.monotonic() - start) if args.time_budget else None
+            if left is not None and left <= 0:
+                for entry in group:
+                    entry.update(status="not run", message="time budget spent")
+                cases += group
+                continue
+            timeout = args.timeout if left is None else min(args.timeout, left)
+            results, context = run_together(exe, args, specs, [e["case"] for e in group],
+                                            timeout)
+            for entry, result in zip(group, results):
+                if context:
+                    contexts.setdefault(bench, context)
+                    entry["machine"] = report_tables.machine_of(context)
+                entry.update(result)
+                cases.append(entry)
+                print(f"{entry['case']}: {entry['status']}"
+                      + (f" {entry['median_ms']:.3f} ms" if "median_ms" in entry else ""),
+                      flush=True)
     listed = {c["case"] for c in cases}
     cases += [c for name, c in previous.items() if name not in listed]
     results = {"generated": datetime.datetime.now().isoformat(timespec="seconds"),
                "title": args.title, "build_dir": str(Path(args.build_dir).resolve()),
                "matrices": specs, "repetitions": args.repetitions,
-               "contexts": contexts, "cases": cases}
+               "contexts": contexts, "one_process": args.one_process, "cases": cases}
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     report_tables.write_reports(results, out)
     print(f"run_report: wrote {out}/results.json, spgemm.md/.png, spmm.md, "
