@@ -83,6 +83,14 @@ libra::HeteroStats check(const Case& c, const M& A, const M& B,
   EXPECT_GE(st.gpu_share, 0);
   EXPECT_LE(st.gpu_share, 1);
   EXPECT_EQ(st.device_panels > 0, st.device_products > 0);
+  // The device's threads go near it where hwloc locates a GPU.
+  int numa = -1;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<Exec, Kokkos::Cuda>::value) {
+    numa = libra::gpu_numa_domain(Exec().cuda_device());
+  }
+#endif
+  EXPECT_EQ(st.device_numa, numa);
   return st;
 }
 
@@ -591,6 +599,82 @@ TEST(SpgemmHetero, OutOfCoreUnderATinyDeviceBudget) {
   const auto st = check_host_inputs(c, o);
   EXPECT_TRUE(st.counted_first);
   EXPECT_GT(st.device_panels, 1);
+}
+
+// Bytes of B's CSR, and of a block of its columns holding about a quarter of
+// its entries (at least its widest column).
+struct BSizes {
+  std::uint64_t whole = 0, block = 0,
+                widest_block = 0;  // widest: offsets + widest column
+};
+BSizes b_sizes(const Case& c) {
+  const auto b = libra::test::to_ref(c.B);
+  std::vector<std::uint64_t> per_column(static_cast<std::size_t>(b.cols), 0);
+  for (const auto col : b.col) ++per_column[static_cast<std::size_t>(col)];
+  std::uint64_t widest = 0;
+  for (const auto n : per_column) widest = std::max(widest, n);
+  const auto nnz = static_cast<std::uint64_t>(b.nnz());
+  const std::uint64_t offsets = static_cast<std::uint64_t>(b.rows + 1) * sizeof(int);
+  constexpr std::uint64_t entry = sizeof(int) + sizeof(double);
+  return {offsets + nnz * entry,
+          offsets + std::max<std::uint64_t>(widest, (nnz + 3) / 4) * entry,
+          offsets + widest * entry};
+}
+
+// B cut into blocks of columns, each a product of its own, C's rows their rows
+// side by side: forced by tuning.b_column_block_bytes under a budget at R = 1,
+// 0.3 and 0 (the host alone needs no device memory, so no blocks), with A and B
+// in the test space's memory and in host memory.
+TEST(SpgemmHetero, ColumnBlocksOfBOnEveryMatrix) {
+  for (const auto& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const BSizes b = b_sizes(c);
+    const bool cut = c.B.num_cols > 1 && b.whole > b.block;
+    for (const double R : {1.0, 0.3, 0.0}) {
+      auto o = with_share(R);
+      o.tuning.b_column_block_bytes = b.block;
+      o.tuning.panel_products = 500;  // several panels a block on R-MAT
+      // A budget, so that A and B in the device's memory do not go to its
+      // SpGEMM in place before anything else (the device alone, R = 1).
+      o.device_memory = std::size_t(1) << 30;
+      const auto st = check(c, c.A, c.B, o, nullptr);
+      const auto sh = check_host_inputs(c, o);
+      if (cut && R > 0) {
+        EXPECT_GE(st.b_column_blocks, 2);
+        EXPECT_LE(st.b_column_blocks, static_cast<int>(c.B.num_cols));
+        EXPECT_EQ(sh.b_column_blocks, st.b_column_blocks);
+      } else {
+        EXPECT_EQ(st.b_column_blocks, 0);
+        EXPECT_EQ(sh.b_column_blocks, 0);
+      }
+    }
+  }
+}
+
+// A budget that cannot hold B twice over and 1 MiB besides cuts B into column
+// blocks of a quarter of what lies beyond that MiB; the first block calibrates
+// and the others keep its K in the caller's handle.
+TEST(SpgemmHetero, ColumnBlocksWhereBDoesNotFitTheBudget) {
+  const auto all = cases();
+  const auto& c = all.back();  // R-MAT
+  const BSizes b = b_sizes(c);
+  auto o = with_share(1);
+  o.device_memory = libra::impl::DeviceMemorySplit::reserve + b.whole - 1;
+  ASSERT_GE((o.device_memory - libra::impl::DeviceMemorySplit::reserve) / 4,
+            b.widest_block);
+  const auto st = check(c, c.A, c.B, o, nullptr);
+  EXPECT_GE(st.b_column_blocks, 4);
+  EXPECT_EQ(st.device_memory, o.device_memory);
+  EXPECT_EQ(st.host_products, 0u);  // R = 1 in every block
+  EXPECT_TRUE(st.out_of_core);      // what the budget leaves beside a block
+  o.gpu_share = -1;
+  o.tuning.split_min_products = 0;
+  libra::HeteroHandle handle(o);
+  const auto calibrated = check(c, on_host(c.A), on_host(c.B), o, &handle);
+  EXPECT_GE(calibrated.b_column_blocks, 4);
+  EXPECT_TRUE(calibrated.calibrated);
+  EXPECT_GT(handle.k(), 0);
+  EXPECT_DOUBLE_EQ(calibrated.k, handle.k());
 }
 
 TEST(SpgemmHetero, SmallPanelsInCoreAndHostInputs) {

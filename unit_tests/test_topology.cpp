@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <set>
 #include <string>
 #include <thread>
@@ -182,6 +183,39 @@ TEST(Topology, StartedUnitsAndBindingTheCallingThread) {
   EXPECT_EQ(inside, std::vector<int>{mine.back()});
   EXPECT_EQ(inherited, std::vector<int>{mine.back()});
   EXPECT_EQ(libra::allowed_processing_units(), mine);  // the test's thread is untouched
+}
+
+// A thread that feeds GPU 0 leaves the one unit it inherited (as from OpenMP's
+// first thread) for the units of the GPU's domain the process may use, or for
+// every unit the process may use when the GPU's domain is unknown (no GPU,
+// no hwloc).
+TEST(Topology, ThreadsFeedingAGpuGoNearIt) {
+  const int expected = libra::gpu_numa_domain(0);
+  EXPECT_EQ(libra::gpu_numa_domain(-1), -1);
+  std::vector<int> process, after;
+  int numa = -2;
+  bool widened = false, narrowed = false;
+  std::thread([&] {
+    std::vector<int> online;
+    for (int p = 0; p < libra::online_processing_units(); ++p) online.push_back(p);
+    widened = libra::bind_calling_thread(online);  // the kernel keeps what it allows
+    process = libra::allowed_processing_units();   // what the process may use
+    narrowed = !process.empty() && libra::bind_calling_thread({process.front()});
+    numa = libra::bind_calling_thread_near_gpu(0);
+    after = libra::allowed_processing_units();
+  }).join();
+  ASSERT_TRUE(widened && narrowed);
+  std::vector<int> near;
+  if (expected >= 0) {
+    for (const auto& d : libra::read_topology().numa) {
+      if (d.os_index != expected) continue;
+      std::set_intersection(d.pus.begin(), d.pus.end(), process.begin(), process.end(),
+                            std::back_inserter(near));
+    }
+  }
+  // None of the domain's units allowed: every unit, as without a location.
+  EXPECT_EQ(numa, near.empty() ? -1 : expected);
+  EXPECT_EQ(after, near.empty() ? process : near);
 }
 
 TEST(Topology, IndexLists) {

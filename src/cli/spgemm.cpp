@@ -107,6 +107,8 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                      {"host_products", h.host_products},
                      {"device_panels", h.device_panels},
                      {"out_of_core", h.out_of_core},
+                     {"b_column_blocks", h.b_column_blocks},
+                     {"device_numa", h.device_numa},
                      {"device_memory", h.device_memory},
                      {"bytes_to_device", h.bytes_to_device},
                      {"bytes_to_host", h.bytes_to_host},
@@ -168,6 +170,11 @@ void print_report(std::FILE* report, const SpgemmArgs& args, const Operands& ops
                                       : "",
                    static_cast<unsigned long long>(h.host_products),
                    h.seconds_transfer * 1e3, 100 * h.overlap());
+      if (h.b_column_blocks > 0) {
+        std::fprintf(report,
+                     "B did not fit the device memory: its columns ran in %d blocks\n",
+                     h.b_column_blocks);
+      }
     }
     if (args.check) {
       std::fprintf(report,
@@ -371,7 +378,8 @@ Command add_spgemm_command(CLI::App& parent) {
   app->add_option("--device-memory", args->device_memory,
                   "--algo hetero: bytes the device may hold (B, panels of A and C, "
                   "temporaries); below what the product needs it runs out of core, C "
-                  "assembled in host memory (default: 90% of the device's free memory)")
+                  "assembled in host memory, and B goes in blocks of columns when it "
+                  "does not fit half of it (default: 90% of the device's free memory)")
       ->check(CLI::Validator(check_memory_budget, "SIZE"));
   app->add_option("--diagonal-max-fill", args->diagonal_max_fill,
                   "--algo cdm|hm: refuse a matrix whose diagonal storage would hold more "

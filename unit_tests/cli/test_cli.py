@@ -833,6 +833,15 @@ class Heterogeneous(unittest.TestCase):
         self.assertTrue(h["out_of_core"])
         self.assertGreater(h["device_panels"], 1)
         self.assertEqual(h["device_memory"], 1200000)
+        self.assertEqual(h["b_column_blocks"], 0)
+        # B (96 KB) leaves less than 1 MiB of 1.13 MB: its columns go in blocks
+        # of a quarter of what lies beyond 1 MiB, each a product of its own.
+        h = self.hetero("--gpu-share", "1", "--device-memory", "1.13MB")
+        self.assertGreater(h["b_column_blocks"], 1)
+        self.assertEqual(h["device_memory"], 1130000)
+        text = libra("spgemm", self.A, "--algo", "hetero", "--gpu-share", "1",
+                     "--device-memory", "1.13MB").stdout
+        self.assertIn("its columns ran in %d blocks" % h["b_column_blocks"], text)
         text = libra("spgemm", self.A, "--algo", "hetero", "--gpu-share", "0.5").stdout
         self.assertIn("device share R 0.5", text)
 
@@ -842,7 +851,8 @@ class Heterogeneous(unittest.TestCase):
               says="between 0 and 1")
         usage(self, "spgemm", self.A, "--gpu-share", "0.5", says="go with --algo hetero")
         usage(self, "spgemm", self.A, "--device-memory", "1GB", says="go with --algo hetero")
-        # Too small for B: the library's reason, a usage error. The share makes
+        # Too small for B, even in column blocks: the library's reason, a usage
+        # error. The share makes
         # the device take part: left to choose, a CUDA build runs a product this
         # small on the host alone (test_calibrated_given_and_out_of_core), which
         # needs no device memory.

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "libra/core/topology.hpp"
+
 namespace libra::impl {
 
 // Raw CUDA calls (src/core/cuda_streams.cpp), so that no header needs
@@ -295,7 +297,16 @@ template <class SecondExec, class First, class Second>
 void run_side_by_side(const SecondExec& second_exec, First&& first, Second&& second) {
   std::exception_ptr second_error;
   std::thread worker([&] {
+  // Near its GPU when it feeds one, else on any core (unbind_this_thread).
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (is_cuda_space<SecondExec>) {
+      bind_calling_thread_near_gpu(second_exec.cuda_device());
+    } else {
+      unbind_this_thread();
+    }
+#else
     unbind_this_thread();
+#endif
     try {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (is_cuda_space<SecondExec>) cuda_set_device(second_exec.cuda_device());

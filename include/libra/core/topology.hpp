@@ -73,6 +73,20 @@ std::string bind_process(const Topology& t, const Placement& p);
 // False when there is nothing to bind to or the system refuses.
 bool bind_calling_thread(const std::vector<int>& pus) noexcept;
 
+// The NUMA domain (OS index) of CUDA device `device`, from this machine's
+// topology read once per process (hwloc's reading of PCI devices costs
+// milliseconds); -1 when unknown (no hwloc, no such GPU, a topology of another
+// system). Never throws.
+int gpu_numa_domain(int device) noexcept;
+
+// Binds the calling thread to the processing units of GPU `device`'s NUMA
+// domain that the process may use, where gpu_numa_domain knows it; otherwise
+// (or when the process may use none of them) lets it run on every unit the
+// process may use. For the threads that feed a GPU (heterogeneous SpGEMM's
+// device side and its copier of C): a std::thread inherits its creator's
+// binding, which under OMP_PROC_BIND is one core. Returns the domain, or -1.
+int bind_calling_thread_near_gpu(int device) noexcept;
+
 // The processing units the system has online, and those the calling thread may
 // run on (empty when the system does not say).
 int online_processing_units();

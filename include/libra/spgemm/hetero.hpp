@@ -32,6 +32,7 @@
 #include "libra/spgemm/hetero_options.hpp"
 #include "libra/spgemm/impl/hetero_assemble.hpp"
 #include "libra/spgemm/impl/hetero_choice.hpp"
+#include "libra/spgemm/impl/hetero_column_blocks.hpp"
 #include "libra/spgemm/impl/hetero_download.hpp"
 #include "libra/spgemm/impl/hetero_sides.hpp"
 #include "libra/spgemm/impl/hetero_split.hpp"
@@ -170,6 +171,11 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   Kokkos::Timer total;
   HeteroStats st;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (impl::is_cuda_space<DevExec>) {
+    st.device_numa = gpu_numa_domain(device.cuda_device());
+  }
+#endif
 
   constexpr bool on_device = std::is_same<InMem, DevMem>::value;
   DevMatrix a_dev, b_dev;
@@ -351,6 +357,80 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
     if (on_device) b_counted = 0;
   }
   st.device_memory = budget;
+  // B too large for the device (or cut by the tuning): its column blocks.
+  const std::uint64_t forced_block = options.tuning.b_column_block_bytes;
+  if (B.num_cols > 1 && ((forced_block > 0 && b_bytes > forced_block) ||
+                         !impl::fits_device_memory(budget, b_counted))) {
+    const std::uint64_t limit = forced_block > 0 ? forced_block
+                                : budget > impl::DeviceMemorySplit::reserve
+                                    ? (budget - impl::DeviceMemorySplit::reserve) / 4
+                                    : 0;
+    std::string why;
+    const std::vector<std::int64_t> starts =
+        impl::column_block_starts<S, O, Off>(Bh, limit, why);
+    if (starts.empty()) {
+      throw ArgumentError("spgemm_hetero: B takes " + std::to_string(b_bytes) +
+                          " bytes of the device memory given (" + std::to_string(budget) +
+                          "), which must hold it twice over and 1 MiB besides; nor "
+                          "do column blocks of B fit " +
+                          std::to_string(limit) + " bytes each: " + why);
+    }
+    // Each block under the budget measured here, through a handle of its own
+    // that starts from and hands back this one's rates (the first block
+    // calibrates, when anything does; the others keep its K).
+    HeteroOptions block_options = options;
+    block_options.device_memory = budget;
+    block_options.tuning.b_column_block_bytes = 0;
+    HeteroHandle block_handle(block_options);
+    block_handle.impl_set_rates(handle.impl_rates());
+    using HostCsr = Csr<S, O, Off, HostD>;
+    std::vector<HostCsr> parts;
+    std::vector<impl::BlockRowsOf<S, O, Off>> rows;
+    HeteroStats sum;
+    sum.device_only = sum.host_only = true;
+    double weighted_share = 0;
+    const auto b_rm = Bh.row_map;
+    const auto b_col = Bh.col_idx;
+    const auto b_val = Bh.values;
+    for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+      const O first = static_cast<O>(starts[b]), end = static_cast<O>(starts[b + 1]);
+      const HostCsr Bb = impl::build_csr<S, O, Off, HostD>(
+          Host(), static_cast<O>(Bh.num_rows), static_cast<O>(end - first),
+          impl::ColumnRangeRows<decltype(b_rm), decltype(b_col), decltype(b_val), O>{
+              b_rm, b_col, b_val, first, end},
+          "spgemm_hetero: a column block of B");
+      HeteroStats part;
+      parts.push_back(spgemm_hetero(device, host, block_handle, Ah, Bb, &part));
+      rows.push_back({parts.back().row_map.data(), parts.back().col_idx.data(),
+                      parts.back().values.data(), first});
+      impl::add_block_stats(sum, part);
+      weighted_share += part.gpu_share * static_cast<double>(part.products);
+      st.k = part.k;
+    }
+    handle.impl_set_rates(block_handle.impl_rates());
+    Kokkos::Timer assemble;
+    const HostCsr Ch = impl::build_csr<S, O, Off, HostD>(
+        Host(), static_cast<O>(A.num_rows), static_cast<O>(B.num_cols),
+        impl::SideBySideRows<S, O, Off>{rows.data(), static_cast<int>(rows.size())},
+        "spgemm_hetero: C");
+    parts.clear();
+    const double k = st.k;
+    const double host_copies = st.seconds_host_copies;
+    const int device_numa = st.device_numa;
+    st = sum;
+    st.device_numa = device_numa;
+    st.k = k;
+    st.seconds_host_copies = host_copies;
+    st.device_memory = budget;
+    st.b_column_blocks = static_cast<int>(rows.size());
+    st.seconds_assemble += assemble.seconds();
+    R = st.products > 0 ? weighted_share / static_cast<double>(st.products) : 0;
+    if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
+      return done(impl::rebind_csr<D>(Ch));
+    } else {
+      return done(impl::matrix_in<D>(Ch));
+    }
+  }
   const impl::DeviceMemorySplit memory = impl::split_device_memory(budget, b_counted);
   const std::uint64_t cap = memory.panel;
   st.panel_bytes = cap;

@@ -27,8 +27,11 @@ struct HeteroOptions {
   // flight, and the SpGEMM's temporaries. 0: 90% of the device's free memory.
   // When the device's rows (each counted with its row of C at its largest) do
   // not fit half of what is left beside B, they run in panels of a third of it
-  // each, A streamed in and C assembled in host memory (out-of-core); B must
-  // fit half of the budget.
+  // each, A streamed in and C assembled in host memory (out-of-core). A B
+  // that does not fit half of the budget (or leaves it less than 1 MiB) is cut
+  // into blocks of columns of at most a quarter of the budget beyond 1 MiB
+  // each (impl/hetero_column_blocks.hpp): C's columns of each block are a
+  // product of their own, with A streamed again for each.
   std::size_t device_memory = 0;
   // The share of A's rows the host computes to measure K, in eight runs of
   // consecutive rows spread over A (their rows of C are not kept).
@@ -82,6 +85,10 @@ struct HeteroOptions {
     // Bytes a second the model copies C up to the device at (a host-made C
     // when A and B are on the device; the device-first rule of hetero.hpp).
     double copy_up_bytes_per_second = impl::default_copy_up_bytes_per_second;
+    // Cut B into column blocks of at most this many bytes (its row offsets
+    // and entries) whenever it is larger, whether or not it fits the device
+    // (0: only when it does not; tests walk the blocks with it).
+    std::uint64_t b_column_block_bytes = 0;
   } tuning;
 };
 
@@ -125,6 +132,16 @@ struct HeteroStats {
   // ... and panel j+1 computed on a thread of its own while panel j came down
   // (not where the device's space is OpenMP, which keeps the calling thread).
   bool counted_beside = false;
+  // B did not fit the device (or tuning.b_column_block_bytes cut it): its
+  // columns ran in this many blocks, each a product of its own whose stats
+  // are summed here (0: B whole). gpu_share is then the blocks' R weighted by
+  // their products, k the last block's.
+  int b_column_blocks = 0;
+  // The device's NUMA domain (OS index) as hwloc locates it: the threads that
+  // feed the device (its side's thread, the copier of C) are bound to that
+  // domain's processing units. -1: unknown, or the device is not a GPU; they
+  // then run on any core the process may use.
+  int device_numa = -1;
   std::uint64_t products = 0;
   std::uint64_t nnz_c = 0;
   std::uint64_t device_products = 0;  // of C's rows (not the calibration's)

@@ -241,15 +241,19 @@ struct DeviceMemorySplit {
   std::uint64_t spgemm_budget = 0;  // a panel's SpGEMM temporaries
 };
 
+// Whether a budget holds B twice over and 1 MiB besides (else B goes in
+// column blocks: hetero_column_blocks.hpp).
+inline bool fits_device_memory(std::uint64_t budget, std::uint64_t b_bytes) {
+  return 2 * b_bytes <= budget && budget - b_bytes > DeviceMemorySplit::reserve;
+}
+
 // Throws ArgumentError when B does not fit half the budget, or nothing is left.
 inline DeviceMemorySplit split_device_memory(std::uint64_t budget,
                                              std::uint64_t b_bytes) {
-  if (2 * b_bytes > budget || budget - b_bytes <= DeviceMemorySplit::reserve) {
-    throw ArgumentError(
-        "spgemm_hetero: B takes " + std::to_string(b_bytes) +
-        " bytes of the device memory given (" + std::to_string(budget) +
-        "), which must hold B twice over and 1 MiB besides; streaming B in column "
-        "blocks is not implemented");
+  if (!fits_device_memory(budget, b_bytes)) {
+    throw ArgumentError("spgemm_hetero: B takes " + std::to_string(b_bytes) +
+                        " bytes of the device memory given (" + std::to_string(budget) +
+                        "), which must hold B twice over and 1 MiB besides");
   }
   DeviceMemorySplit m;
   m.panel = (budget - b_bytes - DeviceMemorySplit::reserve) / 3;
