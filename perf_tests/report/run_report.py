@@ -266,6 +266,19 @@ def main():
         contexts = old.get("contexts", {})
     start = time.monotonic()
     cases = []
+
+    def record(bench, entry, result, context):
+        """A case's result into `cases` (and the run's context), one line printed."""
+        if context:
+            contexts.setdefault(bench, context)
+            entry["machine"] = report_tables.machine_of(context)
+        entry.update(result)
+        cases.append(entry)
+        print(f"{entry['case']}: {entry['status']}"
+              + (f" {entry['median_ms']:.3f} ms" if "median_ms" in entry else "")
+              + (f" ({entry['message'][:200]})" if entry["status"] != "ok" else ""),
+              flush=True)
+
     for bench in args.only or BENCHMARKS:
         exe = executable(args.build_dir, bench)
         together = []
@@ -291,15 +304,7 @@ def main():
             result, context = run_case(exe, args, specs, case, timeout)
             if result["status"] == "timeout" and left is not None and timeout < args.timeout:
                 result = {"status": "not run", "message": "time budget spent during the case"}
-            if context:
-                contexts.setdefault(bench, context)
-                entry["machine"] = report_tables.machine_of(context)
-            entry.update(result)
-            cases.append(entry)
-            print(f"{case}: {entry['status']}"
-                  + (f" {entry['median_ms']:.3f} ms" if "median_ms" in entry else "")
-                  + (f" ({entry['message'][:200]})" if entry["status"] != "ok" else ""),
-                  flush=True)
+            record(bench, entry, result, context)
         for matrix in dict.fromkeys(e["matrix"] for e in together):
             group = [e for e in together if e["matrix"] == matrix]
             left = args.time_budget - (time.monotonic() - start) if args.time_budget else None
@@ -312,14 +317,7 @@ def main():
             results, context = run_together(exe, args, specs, [e["case"] for e in group],
                                             timeout)
             for entry, result in zip(group, results):
-                if context:
-                    contexts.setdefault(bench, context)
-                    entry["machine"] = report_tables.machine_of(context)
-                entry.update(result)
-                cases.append(entry)
-                print(f"{entry['case']}: {entry['status']}"
-                      + (f" {entry['median_ms']:.3f} ms" if "median_ms" in entry else ""),
-                      flush=True)
+                record(bench, entry, result, context)
     listed = {c["case"] for c in cases}
     cases += [c for name, c in previous.items() if name not in listed]
     results = {"generated": datetime.datetime.now().isoformat(timespec="seconds"),
