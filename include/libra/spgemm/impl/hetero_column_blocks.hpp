@@ -26,6 +26,8 @@ constexpr std::uint64_t csr_bytes_of(std::uint64_t rows, std::uint64_t entries) 
 // so that each block's CSR takes at most `limit` bytes, blocks as wide as that
 // allows. Empty, with `why` set, when no cut can: B's row offsets alone, or
 // one column's entries beside them, exceed the limit.
+// The count of entries per column takes 8 bytes a column of host memory (B
+// itself, being too large for the device, takes 12 or more a nonzero).
 template <class S, class O, class Off, class HostMatrix>
 std::vector<std::int64_t> column_block_starts(const HostMatrix& B, std::uint64_t limit,
                                               std::string& why) {
