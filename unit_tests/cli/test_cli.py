@@ -834,7 +834,7 @@ class Heterogeneous(unittest.TestCase):
         self.assertGreater(h["device_panels"], 1)
         self.assertEqual(h["device_memory"], 1200000)
         self.assertEqual(h["b_column_blocks"], 0)
-        # B (96 KB) leaves less than 1 MiB of 1.13 MB: its columns go in blocks
+        # B (104 KB) leaves less than 1 MiB of 1.13 MB: its columns go in blocks
         # of a quarter of what lies beyond 1 MiB, each a product of its own.
         h = self.hetero("--gpu-share", "1", "--device-memory", "1.13MB")
         self.assertGreater(h["b_column_blocks"], 1)
