@@ -50,6 +50,30 @@ template <>
 inline constexpr bool is_cuda_space<Kokkos::Cuda> = true;
 #endif
 
+// The CUDA device an execution space runs on (0 for any other space).
+template <class Exec>
+int cuda_device_of(const Exec& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (is_cuda_space<Exec>) return exec.cuda_device();
+#endif
+  (void)exec;
+  return 0;
+}
+
+// Readies a thread Libra started to feed Exec: on CUDA, bound near the GPU
+// (its NUMA domain, core/topology.hpp) with the GPU made current; elsewhere free
+// to run on any core the process may use (unbind_this_thread).
+template <class Exec>
+void become_feeding_thread(int cuda_device) {
+  if constexpr (is_cuda_space<Exec>) {
+    bind_calling_thread_near_gpu(cuda_device);
+    cuda_set_device(cuda_device);
+  } else {
+    (void)cuda_device;
+    unbind_this_thread();
+  }
+}
+
 // Host memory that copies to and from Exec's memory go through.
 template <class Exec>
 struct StagingSpaceOf {
@@ -297,20 +321,8 @@ template <class SecondExec, class First, class Second>
 void run_side_by_side(const SecondExec& second_exec, First&& first, Second&& second) {
   std::exception_ptr second_error;
   std::thread worker([&] {
-  // Near its GPU when it feeds one, else on any core (unbind_this_thread).
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (is_cuda_space<SecondExec>) {
-      bind_calling_thread_near_gpu(second_exec.cuda_device());
-    } else {
-      unbind_this_thread();
-    }
-#else
-    unbind_this_thread();
-#endif
     try {
-#if defined(KOKKOS_ENABLE_CUDA)
-      if constexpr (is_cuda_space<SecondExec>) cuda_set_device(second_exec.cuda_device());
-#endif
+      become_feeding_thread<SecondExec>(cuda_device_of(second_exec));
       second();
     } catch (...) {
       second_error = std::current_exception();

@@ -171,11 +171,9 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
   }
   Kokkos::Timer total;
   HeteroStats st;
-#if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (impl::is_cuda_space<DevExec>) {
-    st.device_numa = gpu_numa_domain(device.cuda_device());
+    st.device_numa = gpu_numa_domain(impl::cuda_device_of(device));
   }
-#endif
 
   constexpr bool on_device = std::is_same<InMem, DevMem>::value;
   DevMatrix a_dev, b_dev;
@@ -339,8 +337,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
 
   // The device's memory: B (unless it is there and the budget is the card's free
   // memory, which already leaves it out), two panels in flight, temporaries.
-  const std::uint64_t b_bytes =
-      B.row_map.extent(0) * sizeof(Off) + B.col_idx.extent(0) * (sizeof(O) + sizeof(S));
+  const std::uint64_t b_bytes = impl::csr_bytes(B);
   std::size_t budget = options.device_memory;
   std::uint64_t b_counted = b_bytes;
   if (budget == 0) {

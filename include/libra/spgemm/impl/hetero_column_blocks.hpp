@@ -13,14 +13,9 @@
 #include "libra/format/csr.hpp"
 #include "libra/format/impl/row_builder.hpp"
 #include "libra/spgemm/hetero_options.hpp"
+#include "libra/spgemm/impl/hetero_split.hpp"
 
 namespace libra::impl {
-
-// Bytes of a CSR matrix of `rows` rows and `entries` entries.
-template <class S, class O, class Off>
-constexpr std::uint64_t csr_bytes_of(std::uint64_t rows, std::uint64_t entries) {
-  return (rows + 1) * sizeof(Off) + entries * (sizeof(O) + sizeof(S));
-}
 
 // Where B's column blocks start (block b holds columns [starts[b], starts[b+1]))
 // so that each block's CSR takes at most `limit` bytes, blocks as wide as that

@@ -181,20 +181,8 @@ class StagedDownloads {
   }
 
   void copy_loop() {
-    // Near the GPU whose copies it waits for, else on any core.
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (is_cuda_space<DevExec>) {
-      bind_calling_thread_near_gpu(cuda_device_);
-    } else {
-      unbind_this_thread();
-    }
-#else
-    unbind_this_thread();
-#endif
     try {
-#if defined(KOKKOS_ENABLE_CUDA)
-      if constexpr (is_cuda_space<DevExec>) cuda_set_device(cuda_device_);
-#endif
+      become_feeding_thread<DevExec>(cuda_device_);  // near the GPU it waits for
       for (;;) {
         Job job;
         {

@@ -41,14 +41,6 @@
 
 namespace libra::impl {
 
-// A CSR matrix's bytes (offsets, columns, values): what a copy of it moves.
-template <class M>
-std::uint64_t csr_bytes(const M& m) {
-  return m.row_map.extent(0) * sizeof(typename M::offset_type) +
-         m.col_idx.extent(0) *
-             (sizeof(typename M::ordinal_type) + sizeof(typename M::scalar_type));
-}
-
 using PanelRange = std::pair<std::size_t, std::size_t>;  // positions in the ranking
 
 template <class S, class O, class Off, class DevExec, class HostCsr>
@@ -74,7 +66,7 @@ class DeviceSide {
         A_(A),
         B_(B),
         options_(options),
-        downloads_(device_id(lanes.compute)) {
+        downloads_(cuda_device_of(lanes.compute)) {
     if (a_dev) {
       a_dev_ = *a_dev;
       a_resident_ = true;
@@ -213,14 +205,6 @@ class DeviceSide {
     rows += range.second - range.first;
     products += order_.products(range.first, range.second);
     return C;
-  }
-
-  static int device_id(const DevExec& exec) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (is_cuda_space<DevExec>) return exec.cuda_device();
-#endif
-    (void)exec;
-    return 0;
   }
 
   // C of a panel goes down on the download stream into a staging slot, once

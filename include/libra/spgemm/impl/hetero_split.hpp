@@ -241,6 +241,19 @@ struct DeviceMemorySplit {
   std::uint64_t spgemm_budget = 0;  // a panel's SpGEMM temporaries
 };
 
+// Bytes of a CSR matrix of `rows` rows and `entries` entries (offsets, columns,
+// values), and of a matrix itself: what a copy of it moves and holds.
+template <class S, class O, class Off>
+constexpr std::uint64_t csr_bytes_of(std::uint64_t rows, std::uint64_t entries) {
+  return (rows + 1) * sizeof(Off) + entries * (sizeof(O) + sizeof(S));
+}
+template <class M>
+std::uint64_t csr_bytes(const M& m) {
+  return m.row_map.extent(0) * sizeof(typename M::offset_type) +
+         m.col_idx.extent(0) *
+             (sizeof(typename M::ordinal_type) + sizeof(typename M::scalar_type));
+}
+
 // Whether a budget holds B twice over and 1 MiB besides (else B goes in
 // column blocks: hetero_column_blocks.hpp).
 inline bool fits_device_memory(std::uint64_t budget, std::uint64_t b_bytes) {
