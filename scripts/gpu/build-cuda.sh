@@ -8,28 +8,33 @@
 # were last built), for quick iterations on one kernel. LIBRA_CUDA_PACK=REGEX
 # packs only the executables whose path in the build (e.g.
 # unit_tests/spmv_cuda, src/cli/libra, perf_tests/bench_spmv) matches the
-# extended regex: the device tool carries the working tree and the carry in
+# extended regex. LIBRA_CUDA_NO_BUILD=1 packs what is built without configuring
+# or building (while another build runs in the tree), and LIBRA_CUDA_CARRY=DIR
+# packs into DIR instead of _carry/gpu (several packs for calls in turn;
+# run-on-gpu.sh reads _carry/gpu, so link it there). The device tool carries the working tree and the carry in
 # 64 MiB together, and every executable (29 MB packed) beside the tree (42 MiB
 # at git 51f88bc) no longer fits. The packing uses xz -9 with a 256 MiB
 # dictionary, which finds the executables' common code (20 MB for all of them).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${LIBRA_CUDA_BUILD_DIR:-$root/build/cuda}
-carry=$root/_carry/gpu
+carry=${LIBRA_CUDA_CARRY:-$root/_carry/gpu}
 jobs=${LIBRA_JOBS:-$(nproc)}
 export PATH=/usr/local/cuda/bin:$PATH
 
-"$root/scripts/install-system-deps.sh"
-extra=()
-host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
-[ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
-  -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
-  -DLIBRA_ENABLE_MPI=ON -DLIBRA_ENABLE_HWLOC=ON \
-  "${extra[@]}" "$@"
-targets=()
-for t in ${LIBRA_CUDA_TARGETS:-}; do targets+=(--target "$t"); done
-cmake --build "$build" -j "$jobs" "${targets[@]}"
+if [ -z "${LIBRA_CUDA_NO_BUILD:-}" ]; then
+  "$root/scripts/install-system-deps.sh"
+  extra=()
+  host_tarball=$root/build/host/_deps/download/trilinos_13.2.0.orig.tar.gz
+  [ -f "$host_tarball" ] && extra+=(-DLIBRA_TRILINOS_TARBALL="$host_tarball")
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIBRA_ENABLE_CUDA=ON \
+    -DLIBRA_ENABLE_TESTS=ON -DLIBRA_ENABLE_BENCHMARKS=ON -DLIBRA_TEST_SPACES=CUDA \
+    -DLIBRA_ENABLE_MPI=ON -DLIBRA_ENABLE_HWLOC=ON \
+    "${extra[@]}" "$@"
+  targets=()
+  for t in ${LIBRA_CUDA_TARGETS:-}; do targets+=(--target "$t"); done
+  cmake --build "$build" -j "$jobs" "${targets[@]}"
+fi
 
 # What travels: CTest's files and every executable, stripped, at the same
 # relative paths, so ctest runs there once the build path is recreated.
