@@ -4,11 +4,16 @@ Google Benchmark JSON (--benchmark_out=FILE --benchmark_out_format=json):
 
   hetero_report.py RESULTS.json [MORE.json ...] --out DIR --title TITLE
 
+  hetero_report.py RESULTS.json ... --cli TOOL.json ... --out DIR
+
 writes DIR/hetero.md (headline, per-matrix table, R sweep table) and two SVG
 charts drawn without dependencies: DIR/hetero_times.svg (time per matrix of
 GPU-only, CPU-only and heterogeneous) and DIR/hetero_sweep.svg (time against R,
 relative to each matrix's best R). Medians of the repetitions; a case that did
-not run shows its error.
+not run shows its error. --cli adds a table of products too large for
+bench_hetero's per-case check, from `libra spgemm --generate ... --json` runs:
+`--algo auto` (GPU only, C left on the device) and `--algo hetero` with
+--gpu-share 1, --gpu-share 0 and calibrated.
 """
 import argparse
 import json
@@ -155,11 +160,67 @@ def svg_bars(rows, labels, path, title):
     pathlib.Path(path).write_text("\n".join(out) + "\n")
 
 
+def cli_way(d):
+    """Which of the four runs a `libra spgemm --json` output is."""
+    if d.get("algo") != "hetero":
+        return "auto"
+    h = d["hetero"]
+    if h.get("calibrated"):
+        return "cal"
+    return "r1" if h.get("gpu_share") == 1.0 else "r0" if h.get("gpu_share") == 0.0 else None
+
+
+def cli_table(paths):
+    """Rows per product (R-MAT scale) of the tool's runs: seconds are the tool's
+    median over --repeat calls, beside GFLOP/s, R and K of the calibrated run."""
+    runs = {}
+    for path in paths:
+        d = json.loads(pathlib.Path(path).read_text())
+        way = cli_way(d)
+        if way:
+            runs.setdefault(d.get("generate") or d.get("a_file"), {})[way] = d
+    lines, ratios = [], []
+    for product, r in runs.items():
+        sec = lambda w: r[w]["seconds"] if w in r else None
+        cell = lambda w: f"{sec(w):.3g}" if sec(w) is not None else "—"
+        ratio = "—"
+        if all(sec(w) is not None for w in ("r1", "r0", "cal")):
+            q = sec("cal") / min(sec("r1"), sec("r0"))
+            ratios.append(q)
+            ratio = f"{q:.2f}"
+        any_run = next(iter(r.values()))
+        h = r["cal"]["hetero"] if "cal" in r else {}
+        gf = f"{r['cal']['gflops']:.2f}" if "cal" in r else "—"
+        lines.append(f"| `{product}` | {any_run['products']:.3g} | {any_run['nnz_c']:.3g} | "
+                     f"{cell('auto')} | {cell('r1')} | {cell('r0')} | {cell('cal')} | {ratio} | "
+                     f"{h.get('gpu_share', float('nan')):.2f} | {h.get('k', float('nan')):.2f} | "
+                     f"{gf} | {r['cal']['repeat'] if 'cal' in r else '—'} |")
+    if not lines:
+        return []
+    head = ["", "## Larger products through the tool (`libra spgemm --json`, seconds)", "",
+            "`libra spgemm --generate rmat:S:16 --json --repeat N`: `--algo auto` (GPU only, "
+            "A, B and C on the device), `--algo hetero --gpu-share 1` (GPU only, A and B "
+            "from host memory and C back there), `--gpu-share 0` (the host side alone) and "
+            "calibrated. The tool's median of N calls; generating R-MAT is not timed."]
+    if ratios:
+        head.append("")
+        head.append(f"Calibrated heterogeneous takes {geomean(ratios):.2f}x the better single "
+                    f"side with host inputs (geometric mean over {len(ratios)}; at most 1.0x "
+                    f"on {sum(1 for q in ratios if q <= 1.0)}).")
+    head += ["", "| product | products | nnz(C) | GPU only (device, C there) | GPU only "
+             "(host inputs) | host side alone | hetero | hetero / better side | R "
+             "calibrated | K | hetero GFLOP/s | N |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    return head + lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results", nargs="+")
     ap.add_argument("--out", required=True)
     ap.add_argument("--title", default="Heterogeneous SpGEMM")
+    ap.add_argument("--cli", nargs="*", default=[],
+                    help="`libra spgemm --json` outputs of larger products")
     args = ap.parse_args()
     cases, context = load(args.results)
     out = pathlib.Path(args.out)
@@ -249,6 +310,7 @@ def main():
               "| hetero (device inputs) / GPU only (device inputs) "
               "| R calibrated | best R (sweep or 0) | overlap |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+    lines += cli_table(args.cli)
     lines += ["", "## R sweep (ms; host inputs)", ""]
     rs = sorted({p[0] for m in matrices for p in sweep_of(cases, m)})
     if rs:
