@@ -172,7 +172,8 @@ def cli_way(d):
 
 def cli_table(paths):
     """Rows per product (R-MAT scale) of the tool's runs: seconds are the tool's
-    median over --repeat calls, beside GFLOP/s, R and K of the calibrated run."""
+    median over --repeat calls, beside GFLOP/s, R, K, the calibration's seconds
+    and the copies hidden of the calibrated run (its last call)."""
     runs = {}
     for path in paths:
         d = json.loads(pathlib.Path(path).read_text())
@@ -191,10 +192,12 @@ def cli_table(paths):
         any_run = next(iter(r.values()))
         h = r["cal"]["hetero"] if "cal" in r else {}
         gf = f"{r['cal']['gflops']:.2f}" if "cal" in r else "—"
+        calib = f"{h['seconds_calibration']:.3g}" if "seconds_calibration" in h else "—"
+        overlap = f"{h['overlap']:.0%}" if "overlap" in h else "—"
         lines.append(f"| `{product}` | {any_run['products']:.3g} | {any_run['nnz_c']:.3g} | "
                      f"{cell('auto')} | {cell('r1')} | {cell('r0')} | {cell('cal')} | {ratio} | "
                      f"{h.get('gpu_share', float('nan')):.2f} | {h.get('k', float('nan')):.2f} | "
-                     f"{gf} | {r['cal']['repeat'] if 'cal' in r else '—'} |")
+                     f"{gf} | {calib} | {overlap} | {r['cal']['repeat'] if 'cal' in r else '—'} |")
     if not lines:
         return []
     head = ["", "## Larger products through the tool (`libra spgemm --json`, seconds)", "",
@@ -209,8 +212,8 @@ def cli_table(paths):
                     f"on {sum(1 for q in ratios if q <= 1.0)}).")
     head += ["", "| product | products | nnz(C) | GPU only (device, C there) | GPU only "
              "(host inputs) | host side alone | hetero | hetero / better side | R "
-             "calibrated | K | hetero GFLOP/s | N |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "calibrated | K | hetero GFLOP/s | its calibration | copies hidden | N |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     return head + lines
 
 
