@@ -21,7 +21,7 @@ struct Visit {
   Counts counts;
   std::int64_t begin;
   KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
-    Kokkos::atomic_increment(&counts(i - begin));
+    Kokkos::atomic_add(&counts(i - begin), 1);
   }
   KOKKOS_FUNCTION void operator()(Second, const std::int64_t i) const {
     Kokkos::atomic_add(&counts(i - begin), 2);

@@ -15,7 +15,7 @@ int print_topology(bool json) {
   const Topology t = read_topology();
   // Where this process runs: the units it was started on, and its host threads.
   const std::vector<int> units = started_processing_units();
-  const int threads = Kokkos::DefaultHostExecutionSpace::concurrency();
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   if (json) {
     nlohmann::ordered_json j;
     j["source"] = t.source;

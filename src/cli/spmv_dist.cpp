@@ -278,7 +278,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
     j["ranks"] = s.ranks;
     // Rank 0's host threads (every rank runs as many unless the launcher bound
     // ranks to different numbers of cores).
-    j["host_threads"] = Kokkos::DefaultHostExecutionSpace::concurrency();
+    j["host_threads"] = Kokkos::DefaultHostExecutionSpace().concurrency();
     j["placement"] = s.placement;  // rank 0's
     // The processing units rank 0 runs on ("0-15"), whoever bound it.
     j["host_units"] = libra::format_index_list(libra::started_processing_units());
@@ -342,7 +342,7 @@ void report(const SpmvArgs& args, Output& out, const dist::SpmvOptions& o, const
         to_string(o.version), to_string(o.format), static_cast<long long>(*lo),
         static_cast<long long>(*hi), to_string(s.transport), s.transport_detail.c_str());
     std::fprintf(stream, "rank 0: %d host thread(s), %s\n",
-                 Kokkos::DefaultHostExecutionSpace::concurrency(), s.placement.c_str());
+                 Kokkos::DefaultHostExecutionSpace().concurrency(), s.placement.c_str());
     if (args.y_on == "ranks") {
       std::fprintf(stream,
                    "y stays on the ranks (each keeps its rows; only partial sums of "
