@@ -41,7 +41,9 @@ std::vector<std::int64_t> column_block_starts(const HostMatrix& B, std::uint64_t
   Kokkos::parallel_for(
       "libra::hetero::count_columns",
       Kokkos::RangePolicy<Host>(0, static_cast<std::int64_t>(col.extent(0))),
-      [=](const std::int64_t e) { Kokkos::atomic_add(&per_column(col(e)), std::uint64_t{1}); });
+      [=](const std::int64_t e) {
+        Kokkos::atomic_add(&per_column(col(e)), std::uint64_t{1});
+      });
   Kokkos::fence();
   std::vector<std::int64_t> starts{0};
   std::uint64_t in_block = 0;
