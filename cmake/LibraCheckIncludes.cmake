@@ -44,12 +44,7 @@ foreach(_file IN LISTS _files)
   endforeach()
 endforeach()
 
-list(LENGTH _files _nfiles)
-if(_nfiles EQUAL 0)
-  message(FATAL_ERROR "no sources found under ${LIBRA_SOURCE_DIR}/include or src")
-endif()
-if(_problems)
-  list(JOIN _problems "\n  " _text)
-  message(FATAL_ERROR "product code includes what is not product code:\n  ${_text}")
-endif()
-message(STATUS "${_checked} includes in ${_nfiles} product files: all product code")
+include("${CMAKE_CURRENT_LIST_DIR}/LibraCheckReport.cmake")
+libra_check_report(FILES _files PROBLEMS _problems
+  WHAT "product code includes what is not product code"
+  OK "${_checked} includes, all product code")

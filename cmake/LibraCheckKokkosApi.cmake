@@ -43,13 +43,7 @@ foreach(_file IN LISTS _files)
   endforeach()
 endforeach()
 
-list(LENGTH _files _nfiles)
-if(_nfiles EQUAL 0)
-  message(FATAL_ERROR "no sources found under ${LIBRA_SOURCE_DIR}")
-endif()
-if(_problems)
-  list(JOIN _problems "\n  " _text)
-  message(FATAL_ERROR "Kokkos API that Kokkos 4 deprecates (see this script for "
-                      "what to use instead):\n  ${_text}")
-endif()
-message(STATUS "${_nfiles} files: no Kokkos API that Kokkos 4 deprecates")
+include("${CMAKE_CURRENT_LIST_DIR}/LibraCheckReport.cmake")
+libra_check_report(FILES _files PROBLEMS _problems
+  WHAT "Kokkos API that Kokkos 4 deprecates (see this script for what to use instead)"
+  OK "no Kokkos API that Kokkos 4 deprecates")
