@@ -11,9 +11,9 @@
 # extended regex. LIBRA_CUDA_NO_BUILD=1 packs what is built without configuring
 # or building (while another build runs in the tree), and LIBRA_CUDA_CARRY=DIR
 # packs into DIR instead of _carry/gpu (several packs for calls in turn;
-# run-on-gpu.sh reads _carry/gpu, so link it there). The device tool carries the working tree and the carry in
-# 64 MiB together, and every executable (29 MB packed) beside the tree (42 MiB
-# at git 51f88bc) no longer fits. The packing uses xz -9 with a 256 MiB
+# run-on-gpu.sh reads _carry/gpu, so link it there). The device tool carries
+# the working tree and the carry in 64 MiB together, and every executable
+# (29 MB packed) beside the tree (42 MiB at git 51f88bc) no longer fits. The packing uses xz -9 with a 256 MiB
 # dictionary, which finds the executables' common code (20 MB for all of them).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
