@@ -402,7 +402,7 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
                       parts.back().values.data(), first});
       impl::add_block_stats(sum, part);
       weighted_share += part.gpu_share * static_cast<double>(part.products);
-      st.k = part.k;
+      sum.k = part.k;  // the last block's (the others start from the first's)
     }
     handle.impl_set_rates(block_handle.impl_rates());
     Kokkos::Timer assemble;
@@ -411,16 +411,13 @@ Csr<S, O, Off, D> spgemm_hetero(const DevExec& device, const HostExec& host,
         impl::SideBySideRows<S, O, Off>{rows.data(), static_cast<int>(rows.size())},
         "spgemm_hetero: C");
     parts.clear();
-    const double k = st.k;
-    const double host_copies = st.seconds_host_copies;
-    const int device_numa = st.device_numa;
+    // The blocks' sums, beside what this call measured before it cut B.
+    sum.device_numa = st.device_numa;
+    sum.seconds_host_copies = st.seconds_host_copies;
+    sum.device_memory = budget;
+    sum.b_column_blocks = static_cast<int>(rows.size());
+    sum.seconds_assemble += assemble.seconds();
     st = sum;
-    st.device_numa = device_numa;
-    st.k = k;
-    st.seconds_host_copies = host_copies;
-    st.device_memory = budget;
-    st.b_column_blocks = static_cast<int>(rows.size());
-    st.seconds_assemble += assemble.seconds();
     R = st.products > 0 ? weighted_share / static_cast<double>(st.products) : 0;
     if constexpr (std::is_same<InMem, Kokkos::HostSpace>::value) {
       return done(impl::rebind_csr<D>(Ch));
